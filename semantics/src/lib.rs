@@ -1,0 +1,10 @@
+//! relaxlab semantics: the IR, the thread interpreter, operational and
+//! axiomatic memory models, explorers and analyses.
+//!
+//! This crate consumes a lowered [`ir::Program`] and returns data. It does no
+//! I/O and knows nothing of the litmus syntax (ARCHITECTURE.md, invariant 1).
+
+pub mod ir;
+pub mod mapping;
+pub mod model;
+pub mod outcome;

@@ -1,0 +1,165 @@
+//! The seam between the thread interpreter and memory (ARCHITECTURE.md,
+//! "The memory-model seam").
+//!
+//! The interpreter runs a thread's local instructions itself and hands each
+//! memory instruction to a [`MemoryModel`] as a [`MemOp`] with its operands
+//! already evaluated. The model answers with every result the operation may
+//! have ([`Step`]s, in a deterministic order); an empty answer means the
+//! operation is not enabled in this state (a TSO fence with a non-empty
+//! buffer). Internal steps of the model (buffer commits) are asked for
+//! separately. The model knows nothing of the program's syntax; the
+//! interpreter knows nothing of buffers or clocks (invariant 2).
+//!
+//! Successor order: every method appends its results in an order that
+//! depends only on the state and the arguments (never on a hash map's
+//! iteration order), so exploration is deterministic.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use serde::Serialize;
+
+use crate::ir::{
+    FenceKind, InstrId, LocId, Program, ReadOrd, RmwOp, RmwOrd, ThreadId, Value, WriteOrd,
+};
+
+/// A memory operation with its operands evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemOp {
+    Load {
+        loc: LocId,
+        ord: ReadOrd,
+    },
+    Store {
+        loc: LocId,
+        val: Value,
+        ord: WriteOrd,
+    },
+    Rmw {
+        loc: LocId,
+        op: RmwOp,
+        operand: Value,
+        ord: RmwOrd,
+    },
+    Cas {
+        loc: LocId,
+        expected: Value,
+        desired: Value,
+        ord: RmwOrd,
+        fail: ReadOrd,
+    },
+    Fence {
+        kind: FenceKind,
+    },
+    /// The thread starts `child`.
+    Fork {
+        child: ThreadId,
+    },
+    /// The thread waits for `child`, which the interpreter has seen finish.
+    Join {
+        child: ThreadId,
+    },
+    /// The thread finishes.
+    End,
+}
+
+/// Which instruction of which thread performs an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Site {
+    pub thread: ThreadId,
+    pub instr: InstrId,
+}
+
+/// What a step did to memory: the raw material of traces, race reports,
+/// SC-violation checks and the lift of a trace to an axiomatic execution.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum EventKind {
+    /// A load read `value`.
+    Read { loc: LocId, value: Value },
+    /// A store was performed (into a buffer or into memory, as the model
+    /// does it) with `value`.
+    Write { loc: LocId, value: Value },
+    /// An RMW or CAS read `read`; `wrote` is what it wrote (`None`: a
+    /// failed CAS, which writes nothing).
+    Update {
+        loc: LocId,
+        read: Value,
+        wrote: Option<Value>,
+    },
+    /// A fence, fork, join or thread end took effect.
+    Sync,
+    /// An internal step: the oldest buffered store of `thread` to `loc`
+    /// reached memory.
+    Commit {
+        thread: ThreadId,
+        loc: LocId,
+        value: Value,
+    },
+}
+
+/// A data race found by a model that tracks happens-before: the current
+/// access and the earlier one it is not ordered with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Race {
+    pub loc: LocId,
+    /// The earlier access.
+    pub earlier: Site,
+    /// The access that found the race.
+    pub later: Site,
+}
+
+/// The report of one step.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Event {
+    pub kind: EventKind,
+    /// Data races this step found (empty for models that track none).
+    pub races: Vec<Race>,
+}
+
+impl Event {
+    pub fn new(kind: EventKind) -> Self {
+        Event {
+            kind,
+            races: Vec::new(),
+        }
+    }
+}
+
+/// One result of an operation.
+#[derive(Clone, Debug)]
+pub struct Step<S> {
+    /// The value the operation returns to the thread's destination
+    /// register (loads, RMWs, CAS), `None` for the others.
+    pub value: Option<Value>,
+    pub state: S,
+    pub event: Event,
+}
+
+/// A memory model, operational side.
+pub trait MemoryModel: Send + Sync {
+    /// Memory-side state: buffers, histories, clocks. Cheap to clone
+    /// (persistent collections where it pays); `Hash`/`Eq` deterministic.
+    type State: Clone + Eq + Hash + Debug + Send + Sync;
+
+    /// The model's name, as the CLI spells it.
+    fn name(&self) -> &'static str;
+
+    /// The state after the init writes, before any thread runs.
+    fn initial(&self, program: &Program) -> Self::State;
+
+    /// Appends every result `op`, performed by instruction `site`, may have
+    /// in `state`, in a deterministic order. Appending nothing means the
+    /// operation is not enabled now.
+    fn perform(&self, state: &Self::State, site: Site, op: MemOp, out: &mut Vec<Step<Self::State>>);
+
+    /// Appends every internal step enabled in `state` (buffer commits), in
+    /// a deterministic order.
+    fn internal(&self, state: &Self::State, out: &mut Vec<(Self::State, Event)>);
+
+    /// Is memory settled (nothing pending), so that a state whose threads
+    /// have all finished is final?
+    fn settled(&self, state: &Self::State) -> bool;
+
+    /// The final value of `loc` in a settled state.
+    fn final_value(&self, state: &Self::State, loc: LocId) -> Value;
+}

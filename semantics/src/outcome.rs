@@ -1,0 +1,163 @@
+//! What every engine returns: an outcome table with witnesses, the failed
+//! executions, statistics and the bounds that cut the result short.
+//!
+//! Operational explorers (exhaustive and sampled) and the axiomatic engine
+//! all produce an [`OutcomeTable`]; the CLI only renders it. Rows are sorted
+//! by their values so output is deterministic.
+
+use serde::Serialize;
+
+use crate::ir::{InstrId, Program, Prop, Quantifier, ThreadId, Value, Verdict};
+use crate::model::{EventKind, Race};
+
+/// One step of a witness trace.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct TraceStep {
+    /// The thread that moved; for a buffer commit, the thread whose buffer
+    /// it was.
+    pub thread: ThreadId,
+    /// The instruction executed; `None` for internal steps (commits).
+    pub instr: Option<InstrId>,
+    /// What the step did to memory; `None` for local steps.
+    pub event: Option<EventKind>,
+}
+
+/// A witness: the steps from the initial state, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Trace {
+    pub steps: Vec<TraceStep>,
+}
+
+/// Why an execution failed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum FailureKind {
+    /// `assert` at this instruction was false.
+    Assert { thread: ThreadId, instr: InstrId },
+    /// A division or remainder by zero at this instruction.
+    DivisionByZero { thread: ThreadId, instr: InstrId },
+    /// `join` of a register that holds no thread handle.
+    BadHandle { thread: ThreadId, instr: InstrId },
+    /// No transition enabled, and the state is not final.
+    Deadlock,
+}
+
+/// A distinct way an execution can fail, with its shortest witness.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// How many runs (sampled) or candidate executions (axiomatic) failed
+    /// this way; 1 for exhaustive exploration, which counts distinct kinds.
+    pub count: u64,
+    pub witness: Option<Trace>,
+}
+
+/// One row of an outcome table.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OutcomeRow {
+    /// The final values of [`Program::observed`], in that order.
+    pub values: Vec<Value>,
+    /// Does the final condition's proposition hold here? `None` without a
+    /// condition.
+    pub satisfies: Option<bool>,
+    /// Sampled runs: how many runs ended here. Axiomatic: how many
+    /// consistent executions give this outcome. Exhaustive: 1.
+    pub count: u64,
+    /// Every execution reaching this outcome has a data race (C11 models,
+    /// and SC with race detection).
+    pub racy: bool,
+    /// Every execution reaching this outcome violates SC (RELAXER Def. 1).
+    pub non_sc: bool,
+    /// A shortest witness (exhaustive), the first run (sampled), or none.
+    pub witness: Option<Trace>,
+}
+
+/// A bound that cut a result short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum BoundHit {
+    /// Exhaustive exploration stored this many states and stopped.
+    MaxStates(u64),
+    /// The axiomatic engine enumerated this many candidates and stopped.
+    MaxCandidates(u64),
+    /// Loops were unrolled this many times; executions needing more were
+    /// discarded by the `assume` the unrolling adds.
+    Unroll(u32),
+}
+
+/// Counters of a run. Timing is kept out: it is not deterministic, and the
+/// CLI measures it itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Stats {
+    /// Distinct states stored (exhaustive), runs (sampled), candidate
+    /// executions (axiomatic).
+    pub states: u64,
+    /// Transitions taken (exhaustive), steps (sampled), consistent
+    /// executions (axiomatic).
+    pub transitions: u64,
+}
+
+/// The result of running one program under one model.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OutcomeTable {
+    /// The model, as `expect` spells it (`tso`, `ax.rc11`).
+    pub model: String,
+    /// Rows sorted by `values`.
+    pub rows: Vec<OutcomeRow>,
+    /// Sorted by kind.
+    pub failures: Vec<Failure>,
+    /// Data races found, each distinct pair once, sorted.
+    pub races: Vec<Race>,
+    pub stats: Stats,
+    /// Every bound that was hit; empty when the result is complete.
+    pub bounds: Vec<BoundHit>,
+}
+
+impl OutcomeTable {
+    /// How often the condition's proposition holds over the outcomes.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let mut pos = 0;
+        let mut neg = 0;
+        for row in &self.rows {
+            match row.satisfies? {
+                true => pos += 1,
+                false => neg += 1,
+            }
+        }
+        Some(Verdict::from_counts(pos, neg))
+    }
+
+    /// Does some execution fail?
+    pub fn fails(&self) -> bool {
+        !self.failures.is_empty()
+    }
+
+    /// Is the result complete (no bound hit)?
+    pub fn complete(&self) -> bool {
+        self.bounds.is_empty()
+    }
+
+    /// herd7's validation of the test: `exists P` is Ok when P holds in
+    /// some outcome, `~exists P` when it holds in none, `forall P` when it
+    /// holds in all.
+    pub fn condition_ok(&self, quantifier: Quantifier) -> Option<bool> {
+        let v = self.verdict()?;
+        Some(match quantifier {
+            Quantifier::Exists => v != Verdict::Never,
+            Quantifier::NotExists => v == Verdict::Never,
+            Quantifier::Forall => v == Verdict::Always || self.rows.is_empty(),
+        })
+    }
+}
+
+/// Evaluates `prop` over an outcome's values (aligned with
+/// `program.observed`). Observables missing from `observed` never occur:
+/// the front end puts every observable of the condition there.
+pub fn satisfies(program: &Program, prop: &Prop, values: &[Value]) -> bool {
+    prop.eval(&|o| {
+        let i = program
+            .observed
+            .iter()
+            .position(|x| *x == o)
+            .expect("relaxlab internal error: condition observable not observed");
+        values[i]
+    })
+}
