@@ -1,1 +1,136 @@
+//! relaxlab's front end: the litmus language of LANGUAGE.md.
+//!
+//! `text --lexer (logos)--> tokens --parser (lalrpop)--> ast::Test
+//! --lower--> ir::Program`. Every stage reports all the problems it can
+//! find at once, as [`Errors`] (miette diagnostics with labelled spans):
+//! the lexer skips bad characters, the parser recovers at the next `;`,
+//! lowering collects every static error.
+//!
+//! Choices where LANGUAGE.md is silent (to be recorded in the book):
+//! 1. Operation names, orders, fence kinds and verdicts are not reserved
+//!    words; only `test init thread if else while fork Fork exists forall
+//!    observe locations filter expect true false` are.
+//! 2. An RMW or `cas` must assign its result (`r = fetch_add(..)`); a
+//!    discarded result is an error with the form to write.
+//! 3. `fence(na)`/`fence(rlx)` are errors (such a fence does nothing).
+//! 4. A `cas` failure order must be a load order (`rlx acq sc`).
+//! 5. Reading a register never assigned is allowed (registers start at 0).
+//! 6. The filter's observables are also observed columns, after the
+//!    condition's and before `observe`'s.
+//! 7. `Condition::text` is the condition as the formatter prints it
+//!    (the written condition, normalised: `exists (P0:r0 = 0 /\ x = 1)`).
+//! 8. At most one condition, one filter and one `expect` block; several
+//!    `observe`/`locations` blocks add up. The final `;` in `observe`,
+//!    `locations` and `expect` is optional.
+//! 9. `t = fork NAME { .. }` takes an optional `;`; a thread number in a
+//!    condition indexes every thread, forked ones included (they follow the
+//!    top-level ones in source order).
 
+pub mod ast;
+mod check;
+mod diag;
+mod fmt;
+pub mod herd;
+mod lexer;
+mod listing;
+mod lower;
+mod resolve;
+
+#[allow(
+    clippy::all,
+    clippy::pedantic,
+    unused_parens,
+    missing_debug_implementations
+)]
+mod parser {
+    lalrpop_util::lalrpop_mod!(pub(crate) grammar, "/parser.rs");
+}
+
+pub use diag::{Error, Errors, LexError, LowerError, ModelError, SyntaxError};
+use relaxlab_semantics::ir::{ModelKey, Program};
+
+/// Parses a litmus file into its syntax tree.
+pub fn parse(src: &str) -> Result<ast::Test, Errors> {
+    let mut lexer = lexer::Lexer::new(src);
+    let mut errors = Vec::new();
+    let result = parser::grammar::TestParser::new().parse(&mut errors, &mut lexer);
+    if let Err(e) = &result {
+        errors.push(resolve::syntax_error(e.clone()));
+    }
+    let all = without_cascades(src, lexer.errors, errors);
+    match result {
+        Ok(mut test) if all.is_empty() => {
+            test.line_starts = line_starts(src);
+            Ok(test)
+        }
+        _ => Err(Errors::new(all)),
+    }
+}
+
+/// Every lexical error, and the syntax errors that are not its echo: a
+/// bad character makes the parser stumble on the same line, and an
+/// unterminated comment makes the file end early.
+fn without_cascades(src: &str, lex: Vec<LexError>, syntax: Vec<Error>) -> Vec<Error> {
+    let line = |at: usize| src[..at.min(src.len())].matches('\n').count();
+    let lex_lines: Vec<usize> = lex
+        .iter()
+        .filter_map(|e| miette::Diagnostic::labels(e)?.next())
+        .map(|l| line(l.offset()))
+        .collect();
+    let open_comment = lex
+        .iter()
+        .any(|e| matches!(e, LexError::UnterminatedComment { .. }));
+    let mut all: Vec<Error> = lex.into_iter().map(Error::from).collect();
+    for e in syntax {
+        let at = miette::Diagnostic::labels(&e)
+            .and_then(|mut l| l.next())
+            .map(|l| line(l.offset()));
+        let echo = match &e {
+            Error::Syntax(SyntaxError::UnexpectedEof { .. }) => open_comment,
+            Error::Syntax(SyntaxError::UnexpectedToken { .. }) => {
+                at.is_some_and(|l| lex_lines.contains(&l))
+            }
+            _ => false,
+        };
+        if !echo {
+            all.push(e);
+        }
+    }
+    all
+}
+
+/// Lowers a syntax tree to the IR, running every static check of
+/// LANGUAGE.md.
+pub fn lower(test: &ast::Test) -> Result<Program, Errors> {
+    lower::lower(test)
+}
+
+/// Parses and lowers a litmus file.
+pub fn load(src: &str) -> Result<Program, Errors> {
+    lower(&parse(src)?)
+}
+
+/// Prints a syntax tree in the canonical layout. Comments are dropped;
+/// `parse(&format(t))` equals `t` modulo spans, and formatting is
+/// idempotent.
+pub fn format(test: &ast::Test) -> String {
+    fmt::format_test(test)
+}
+
+/// The listing of `relaxlab parse --ir`.
+pub fn ir_listing(program: &Program) -> String {
+    listing::ir_listing(program)
+}
+
+/// The checks that depend on the model: a C11 model rejects a location
+/// accessed both atomically and non-atomically, and hardware barriers.
+pub fn check_model(program: &Program, model: ModelKey) -> Result<(), Errors> {
+    check::check_model(program, model)
+}
+
+/// Byte offsets at which the lines of `src` begin.
+fn line_starts(src: &str) -> Vec<u32> {
+    std::iter::once(0)
+        .chain(src.match_indices('\n').map(|(i, _)| i as u32 + 1))
+        .collect()
+}

@@ -4,7 +4,11 @@
 //! This crate consumes a lowered [`ir::Program`] and returns data. It does no
 //! I/O and knows nothing of the litmus syntax (ARCHITECTURE.md, invariant 1).
 
+pub mod axiomatic;
+pub mod c11;
 pub mod ir;
 pub mod mapping;
 pub mod model;
+pub mod operational;
 pub mod outcome;
+pub mod relaxer;

@@ -162,4 +162,11 @@ pub trait MemoryModel: Send + Sync {
 
     /// The final value of `loc` in a settled state.
     fn final_value(&self, state: &Self::State, loc: LocId) -> Value;
+
+    /// The hardware family whose compilation mapping (MODELS.md 2.5) the
+    /// explorers apply before running a program under this model; `None`
+    /// (the default) for models that take C11 orders at face value.
+    fn target(&self) -> Option<crate::mapping::Target> {
+        None
+    }
 }

@@ -39,6 +39,11 @@ pub enum FailureKind {
     BadHandle { thread: ThreadId, instr: InstrId },
     /// No transition enabled, and the state is not final.
     Deadlock,
+    /// The thread's local code (no memory access) loops forever from this
+    /// instruction: its local state repeated, or it ran more local steps in
+    /// a row than the interpreter's bound. The execution never ends and has
+    /// no outcome; it is reported so the spin is not lost silently.
+    Divergence { thread: ThreadId, instr: InstrId },
 }
 
 /// A distinct way an execution can fail, with its shortest witness.
@@ -81,6 +86,9 @@ pub enum BoundHit {
     /// Loops were unrolled this many times; executions needing more were
     /// discarded by the `assume` the unrolling adds.
     Unroll(u32),
+    /// Sampling: `runs` runs reached the per-run step bound `bound` and were
+    /// cut short without an outcome.
+    MaxSteps { bound: u64, runs: u64 },
 }
 
 /// Counters of a run. Timing is kept out: it is not deterministic, and the

@@ -1,0 +1,794 @@
+//! The importer of herd7's C litmus format.
+//!
+//! A herd C test is `C NAME`, an optional doc string, free `key=value`
+//! lines, the init block, threads `P0 (atomic_int* x, int* y) { ... }` and
+//! the trailers (see `cond.rs`). Each thread body is translated statement
+//! by statement into relaxlab statements:
+//!
+//! | herd C | relaxlab |
+//! |---|---|
+//! | `atomic_load_explicit(x, mo)`, `atomic_load(x)` (= seq_cst) | `r = load(x, mo);` |
+//! | `atomic_store_explicit(x, v, mo)`, `atomic_store(x, v)` | `store(x, v, mo);` |
+//! | `atomic_exchange_explicit(x, v, mo)` | `r = exchange(x, v, mo);` |
+//! | `atomic_fetch_OP_explicit(x, v, mo)`, OP in `add sub and or xor` | `r = fetch_OP(x, v, mo);` |
+//! | `atomic_compare_exchange_{strong,weak}_explicit(x, &e, d, s, f)` | `t = cas(x, e, d, s, f); r = t == e; e = t;` |
+//! | `atomic_thread_fence(mo)` | `fence(mo);` (`memory_order_relaxed`: nothing) |
+//! | `*x` / `*x = v` on an `int*` parameter | `load(x, na)` / `store(x, v, na)` |
+//! | `*x` / `*x = v` on an `atomic_int*` parameter | `load(x, sc)` / `store(x, v, sc)` (C11: a plain access to an atomic is seq_cst) |
+//! | `int r = e;`, `r = e;` | `r = e;` |
+//! | `if (e) s else s`, `{ ... }` | `if (e) { s } else { s }` |
+//!
+//! The CAS row follows herd (and C11 §29.6.5p21): the call returns whether
+//! it succeeded, and on failure writes the value it read into `e`; on
+//! success that value equals `e`, so `e = t` is right in both cases. The
+//! weak CAS never fails spuriously here, as in herd.
+//!
+//! A shared access inside a larger expression is hoisted into a fresh
+//! register (`t0`, `t1`, ... never used in the file) in left-to-right
+//! order, before the statement: C leaves the order of two accesses in one
+//! expression unspecified, and herd evaluates left to right too. An access
+//! on the right of `&&`/`||` is refused: hoisting it would perform it when C
+//! does not. `memory_order_consume`, loops, pointers to pointers, pointer
+//! values, casts, `?:` and the Linux-kernel macros are refused with a
+//! diagnostic naming them.
+
+use std::collections::BTreeSet;
+
+use relaxlab_semantics::ir::{BinOp, Span};
+
+use super::c_expr::{expr, op_str, prec, Un, E};
+use super::cond;
+use super::emit::{name, Out, ThreadOut};
+use super::error::HerdError;
+use super::lexer::{lex, Cursor, Header, Tok};
+
+/// Type words accepted in declarations and parameters.
+pub(crate) fn is_type_word(w: &str) -> bool {
+    matches!(
+        w,
+        "int"
+            | "long"
+            | "short"
+            | "char"
+            | "unsigned"
+            | "signed"
+            | "const"
+            | "volatile"
+            | "_Atomic"
+            | "intptr_t"
+            | "int8_t"
+            | "int16_t"
+            | "int32_t"
+            | "int64_t"
+            | "uint8_t"
+            | "uint16_t"
+            | "uint32_t"
+            | "uint64_t"
+            | "atomic_int"
+            | "atomic_long"
+            | "atomic_uint"
+            | "atomic_intptr_t"
+    )
+}
+
+/// Is this a type word of an atomic type?
+fn is_atomic_word(w: &str) -> bool {
+    w.starts_with("atomic_") || w == "_Atomic"
+}
+
+/// Translates a herd C test (its header already read) to relaxlab text.
+pub(crate) fn translate_c(src: &str, h: &Header<'_>) -> Result<String, Vec<HerdError>> {
+    let toks = lex(src, h.rest).map_err(|e| vec![e])?;
+    let mut cur = Cursor::new(src, toks);
+    let mut out = Out {
+        name: h.name.to_string(),
+        ..Out::default()
+    };
+    if let Tok::Str(doc) = cur.peek() {
+        out.doc = Some(doc.to_string());
+        cur.bump();
+    }
+    // The `key=value` lines (Cycle=..., Com=...) carry no semantics.
+    if !cur.skip_to(Tok::LBrace) {
+        return Err(vec![cur.error("`{` opening the init block")]);
+    }
+    let init_span = cur.span();
+    cond::init_block(&mut cur, &mut out).map_err(|e| vec![e])?;
+    let taken: BTreeSet<String> = cur.idents().into_iter().map(str::to_string).collect();
+    let mut errors = Vec::new();
+    while let Tok::Ident(w) = cur.peek() {
+        if matches!(w, "exists" | "forall" | "locations" | "filter") {
+            break;
+        }
+        let thread = thread(&mut cur, &mut out, &taken, &mut errors);
+        out.threads.push(thread);
+    }
+    if out.threads.is_empty() {
+        errors.push(cur.error("a thread `P0 (int* x) { ... }`"));
+        return Err(errors);
+    }
+    if let Err(e) = cond::check_reg_inits(&out, init_span) {
+        errors.push(e);
+    }
+    out.apply_reg_inits();
+    if let Err(e) = cond::trailers(&mut cur, &mut out) {
+        errors.push(e);
+    }
+    if errors.is_empty() {
+        Ok(out.render())
+    } else {
+        Err(errors)
+    }
+}
+
+/// One thread: its errors are recorded and the parser resumes after its
+/// closing brace, so every thread is checked.
+fn thread(
+    cur: &mut Cursor<'_>,
+    out: &mut Out,
+    taken: &BTreeSet<String>,
+    errors: &mut Vec<HerdError>,
+) -> ThreadOut {
+    let index = out.threads.len();
+    let mut th = CThread {
+        params: Vec::new(),
+        globals: BTreeSet::new(),
+        lines: Vec::new(),
+        indent: 1,
+        regs: BTreeSet::new(),
+        taken: taken.clone(),
+        next_tmp: 0,
+        body_end: None,
+    };
+    if let Err(e) = thread_inner(cur, out, &mut th, index, errors) {
+        errors.push(e);
+        // Resynchronise after the thread's body.
+        match th.body_end {
+            Some(end) => cur.reset(end),
+            None => {
+                if cur.skip_to(Tok::LBrace) {
+                    let end = cur.after_matching_brace();
+                    cur.reset(end);
+                }
+            }
+        }
+    }
+    ThreadOut {
+        name: format!("P{index}"),
+        prelude: Vec::new(),
+        lines: th.lines,
+        regs: th.regs,
+    }
+}
+
+/// The header and body of one thread. A misnumbered thread is recorded
+/// and translated anyway.
+fn thread_inner(
+    cur: &mut Cursor<'_>,
+    out: &mut Out,
+    th: &mut CThread,
+    index: usize,
+    errors: &mut Vec<HerdError>,
+) -> Result<(), HerdError> {
+    if cur.at_word("void") {
+        cur.bump();
+    }
+    let (n, nspan) = cur.ident("a thread `P0 (...) { ... }`")?;
+    if n != format!("P{index}") {
+        errors.push(HerdError::BadThread {
+            name: n.to_string(),
+            span: super::error::at(nspan),
+            help: format!("herd numbers threads in order: this one must be `P{index}`"),
+        });
+    }
+    cur.expect(Tok::LParen, "`(` opening the parameters")?;
+    if !cur.eat(Tok::RParen) {
+        loop {
+            th.param(cur, out)?;
+            if cur.eat(Tok::RParen) {
+                break;
+            }
+            cur.expect(Tok::Comma, "`,` or `)`")?;
+        }
+    }
+    th.globals = out.locs.iter().map(|(l, _)| l.clone()).collect();
+    th.body_end = Some(cur.after_matching_brace());
+    th.block(cur)
+}
+
+/// A memory order in relaxlab spelling, with where it was written.
+type Order = (&'static str, Span);
+
+/// The translation state of one thread.
+struct CThread {
+    /// Parameters: (relaxlab location name, atomic type?).
+    params: Vec<(String, bool)>,
+    /// Every location of the test (relaxlab spelling).
+    globals: BTreeSet<String>,
+    lines: Vec<String>,
+    indent: usize,
+    /// Registers assigned so far (relaxlab spelling).
+    regs: BTreeSet<String>,
+    /// Names that fresh registers must avoid.
+    taken: BTreeSet<String>,
+    next_tmp: usize,
+    /// The token position after the body's closing brace, once known.
+    body_end: Option<usize>,
+}
+
+impl CThread {
+    fn line(&mut self, s: String) {
+        self.lines.push(format!("{}{s}", "  ".repeat(self.indent)));
+    }
+
+    /// A register never used in the file.
+    fn fresh(&mut self) -> String {
+        loop {
+            let t = format!("t{}", self.next_tmp);
+            self.next_tmp += 1;
+            if self.taken.insert(t.clone()) {
+                self.regs.insert(t.clone());
+                return t;
+            }
+        }
+    }
+
+    /// PARAMETER: `atomic_int* x` (atomic) or `int* x` (non-atomic).
+    fn param(&mut self, cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
+        let start = cur.span();
+        let mut atomic = false;
+        let mut stars = 0;
+        while let Tok::Ident(w) = cur.peek() {
+            if !is_type_word(w) {
+                break;
+            }
+            atomic |= is_atomic_word(w);
+            cur.bump();
+        }
+        while cur.eat(Tok::Star) {
+            stars += 1;
+        }
+        let (x, xspan) = cur.ident("a parameter name")?;
+        let span = Span::new(start.start as usize, xspan.end as usize);
+        match stars {
+            1 => {}
+            0 => {
+                return Err(HerdError::unsupported(
+                    "a parameter that is not a pointer",
+                    span,
+                    "thread parameters are the shared locations: write `int* x` or `atomic_int* x`",
+                ))
+            }
+            _ => return Err(HerdError::unsupported(
+                "a pointer to a pointer",
+                span,
+                "relaxlab locations hold integers; tests that store addresses cannot be translated",
+            )),
+        }
+        let x = name(x);
+        out.declare(&x, None);
+        self.params.push((x, atomic));
+        Ok(())
+    }
+
+    /// The location `x` names and whether it is atomic; `None` for a local.
+    fn location(&self, x: &str) -> Option<(String, bool)> {
+        let x = name(x);
+        if let Some((l, a)) = self.params.iter().find(|(l, _)| *l == x) {
+            return Some((l.clone(), *a));
+        }
+        self.globals.contains(&x).then_some((x, false))
+    }
+
+    /// The location argument of an atomic operation.
+    fn loc_arg(&self, e: &E<'_>, call: Span) -> Result<String, HerdError> {
+        match e {
+            E::Var(x, s) => {
+                self.location(x)
+                    .map(|(l, _)| l)
+                    .ok_or_else(|| HerdError::UnknownLocation {
+                        name: x.to_string(),
+                        span: super::error::at(*s),
+                    })
+            }
+            _ => Err(HerdError::unsupported(
+                "a computed location",
+                call,
+                "the first argument must be a location parameter of the thread",
+            )),
+        }
+    }
+
+    /// BLOCK: `{ stmt* }`.
+    fn block(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+        cur.expect(Tok::LBrace, "`{`")?;
+        while !cur.eat(Tok::RBrace) {
+            if cur.peek() == Tok::Eof {
+                return Err(cur.error("`}`"));
+            }
+            self.stmt(cur)?;
+        }
+        Ok(())
+    }
+
+    /// STATEMENT.
+    fn stmt(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+        match (cur.peek(), cur.peek_at(1)) {
+            (Tok::LBrace, _) => self.block(cur),
+            (Tok::Semi, _) => {
+                cur.bump();
+                Ok(())
+            }
+            (Tok::Ident("if"), _) => self.if_stmt(cur),
+            (
+                Tok::Ident(
+                    w @ ("while" | "for" | "do" | "goto" | "return" | "switch" | "break"
+                    | "continue"),
+                ),
+                _,
+            ) => Err(HerdError::unsupported(
+                format!("`{w}`"),
+                cur.span(),
+                "the importer translates loop-free, jump-free thread bodies only; \
+                 write the test in relaxlab's language, which has `while`",
+            )),
+            (Tok::Ident(w), _) if is_type_word(w) => self.declaration(cur),
+            (Tok::Ident(r), Tok::Assign) => {
+                let (_, rspan) = cur.bump();
+                cur.bump();
+                let e = expr(cur)?;
+                cur.expect(Tok::Semi, "`;`")?;
+                self.assign(r, rspan, &e)
+            }
+            (Tok::Star, _) => self.plain_store(cur),
+            _ => {
+                let e = expr(cur)?;
+                cur.expect(Tok::Semi, "`;`")?;
+                match &e {
+                    E::Call(..) | E::Deref(..) => self.access(&e, None).map(|_| ()),
+                    _ => Err(HerdError::unsupported(
+                        "an expression statement without effect",
+                        cur.prev_span(),
+                        "remove it, or assign it to a register",
+                    )),
+                }
+            }
+        }
+    }
+
+    /// DECLARATION: `int r = e, s;` (no initialiser: 0).
+    fn declaration(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+        while let Tok::Ident(w) = cur.peek() {
+            if !is_type_word(w) {
+                break;
+            }
+            if is_atomic_word(w) {
+                return Err(HerdError::unsupported(
+                    "an atomic local variable",
+                    cur.span(),
+                    "shared locations are thread parameters; locals are registers",
+                ));
+            }
+            cur.bump();
+        }
+        loop {
+            if cur.peek() == Tok::Star {
+                return Err(HerdError::unsupported(
+                    "a pointer local variable",
+                    cur.span(),
+                    "relaxlab registers hold integers",
+                ));
+            }
+            let (r, rspan) = cur.ident("a variable name")?;
+            if cur.eat(Tok::Assign) {
+                let e = expr(cur)?;
+                self.assign(r, rspan, &e)?;
+            } else {
+                self.assign(r, rspan, &E::Int(0))?;
+            }
+            if cur.eat(Tok::Semi) {
+                return Ok(());
+            }
+            cur.expect(Tok::Comma, "`,` or `;`")?;
+        }
+    }
+
+    /// ASSIGNMENT `r = e`: an access straight into `r`, else the hoisted
+    /// accesses then `r = pure`.
+    fn assign(&mut self, r: &str, rspan: Span, e: &E<'_>) -> Result<(), HerdError> {
+        if self.location(r).is_some() {
+            return Err(HerdError::NameClash {
+                name: r.to_string(),
+                span: super::error::at(rspan),
+            });
+        }
+        let r = name(r);
+        if let E::Call(..) | E::Deref(..) = e {
+            if self.access(e, Some(r.clone()))?.is_some() {
+                return Ok(());
+            }
+            return Err(HerdError::unsupported(
+                "the value of a call that returns nothing",
+                rspan,
+                "`atomic_store` and `atomic_thread_fence` have no value",
+            ));
+        }
+        let (v, _) = self.pure(e)?;
+        self.regs.insert(r.clone());
+        self.line(format!("{r} = {v};"));
+        Ok(())
+    }
+
+    /// PLAIN STORE `*x = e;`.
+    fn plain_store(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+        let start = cur.span();
+        let target = expr(cur)?;
+        let E::Deref(x, xspan) = target else {
+            return Err(HerdError::unsupported(
+                "an expression statement without effect",
+                start,
+                "remove it, or assign it to a register",
+            ));
+        };
+        cur.expect(Tok::Assign, "`=`")?;
+        let e = expr(cur)?;
+        cur.expect(Tok::Semi, "`;`")?;
+        let (loc, atomic) = self.location(x).ok_or_else(|| HerdError::UnknownLocation {
+            name: x.to_string(),
+            span: super::error::at(xspan),
+        })?;
+        let (v, _) = self.pure(&e)?;
+        let ord = if atomic { "sc" } else { "na" };
+        self.line(format!("store({loc}, {v}, {ord});"));
+        Ok(())
+    }
+
+    /// IF: the condition's accesses are hoisted before the `if`.
+    fn if_stmt(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+        cur.bump();
+        cur.expect(Tok::LParen, "`(` after `if`")?;
+        let c = expr(cur)?;
+        cur.expect(Tok::RParen, "`)`")?;
+        let (c, _) = self.pure(&c)?;
+        self.line(format!("if ({c}) {{"));
+        self.indent += 1;
+        self.stmt(cur)?;
+        self.indent -= 1;
+        if cur.at_word("else") {
+            cur.bump();
+            self.line("} else {".to_string());
+            self.indent += 1;
+            self.stmt(cur)?;
+            self.indent -= 1;
+        }
+        self.line("}".to_string());
+        Ok(())
+    }
+
+    /// A register-only expression, hoisting its accesses left to right;
+    /// returns the text and its binding power (11 for atoms).
+    fn pure(&mut self, e: &E<'_>) -> Result<(String, u8), HerdError> {
+        Ok(match e {
+            E::Int(v) => (v.to_string(), 11),
+            E::Var(x, s) => {
+                if self.location(x).is_some() {
+                    return Err(HerdError::unsupported(
+                        "the address of a location used as a value",
+                        *s,
+                        format!("to read the location write `*{x}`"),
+                    ));
+                }
+                (name(x), 11)
+            }
+            E::AddrOf(_, s) => {
+                return Err(HerdError::unsupported(
+                    "an address used as a value",
+                    *s,
+                    "relaxlab values are integers",
+                ))
+            }
+            E::Deref(_, s) | E::Call(_, _, _, s) => match self.access(e, None)? {
+                Some(r) => (r, 11),
+                None => {
+                    return Err(HerdError::unsupported(
+                        "the value of a call that returns nothing",
+                        *s,
+                        "`atomic_store` and `atomic_thread_fence` have no value",
+                    ))
+                }
+            },
+            E::Un(Un::Compl, a) => {
+                let (a, p) = self.pure(a)?;
+                (format!("{} ^ -1", paren(a, p, 5)), 4)
+            }
+            E::Un(op, a) => {
+                let (a, p) = self.pure(a)?;
+                let sym = if *op == Un::Neg { "-" } else { "!" };
+                (format!("{sym}{}", paren(a, p, 11)), 11)
+            }
+            E::Bin(op, a, b) => {
+                if matches!(op, BinOp::And | BinOp::Or) {
+                    if let Some(s) = first_access(b) {
+                        return Err(HerdError::unsupported(
+                            format!("a shared access on the right of `{}`", op_str(*op)),
+                            s,
+                            "C performs it only when the left side does not decide; \
+                             read it into a local in an `if` first",
+                        ));
+                    }
+                }
+                let p = prec(*op);
+                let (a, pa) = self.pure(a)?;
+                let (b, pb) = self.pure(b)?;
+                (
+                    format!(
+                        "{} {} {}",
+                        paren(a, pa, p),
+                        op_str(*op),
+                        paren(b, pb, p + 1)
+                    ),
+                    p,
+                )
+            }
+        })
+    }
+
+    /// A shared access (a `*x` or a call), its result written into `dst`
+    /// or a fresh register; `None` for calls without a value.
+    fn access(&mut self, e: &E<'_>, dst: Option<String>) -> Result<Option<String>, HerdError> {
+        match e {
+            E::Deref(x, s) => {
+                let (loc, atomic) = self.location(x).ok_or_else(|| HerdError::UnknownLocation {
+                    name: x.to_string(),
+                    span: super::error::at(*s),
+                })?;
+                let r = self.dst(dst);
+                let ord = if atomic { "sc" } else { "na" };
+                self.line(format!("{r} = load({loc}, {ord});"));
+                Ok(Some(r))
+            }
+            E::Call(f, fspan, args, span) => self.call(f, *fspan, args, *span, dst),
+            _ => Err(HerdError::unsupported(
+                "an expression",
+                Span::default(),
+                "relaxlab internal error: access() on a non-access",
+            )),
+        }
+    }
+
+    fn dst(&mut self, dst: Option<String>) -> String {
+        match dst {
+            Some(r) => {
+                self.regs.insert(r.clone());
+                r
+            }
+            None => self.fresh(),
+        }
+    }
+
+    /// The atomic operations of `<stdatomic.h>`.
+    fn call(
+        &mut self,
+        f: &str,
+        fspan: Span,
+        args: &[E<'_>],
+        span: Span,
+        dst: Option<String>,
+    ) -> Result<Option<String>, HerdError> {
+        // `atomic_thread_fence` always takes its order, like the
+        // `_explicit` forms.
+        let (base, explicit) = match f.strip_suffix("_explicit") {
+            Some(b) => (b, true),
+            None => (f, f == "atomic_thread_fence"),
+        };
+        let arity = |n: usize| -> Result<(), HerdError> {
+            let want = n + usize::from(explicit)
+                * if base.contains("compare_exchange") {
+                    2
+                } else {
+                    1
+                };
+            if args.len() == want {
+                Ok(())
+            } else {
+                Err(HerdError::Syntax {
+                    found: format!("number of arguments ({})", args.len()),
+                    expected: format!("{want} arguments"),
+                    span: super::error::at(span),
+                    help: Some(format!("`{f}` takes {want} arguments")),
+                })
+            }
+        };
+        let order = |i: usize| -> Result<Order, HerdError> {
+            if explicit {
+                mem_order(&args[i], span)
+            } else {
+                Ok(("sc", span))
+            }
+        };
+        match base {
+            "atomic_load" => {
+                arity(1)?;
+                let loc = self.loc_arg(&args[0], span)?;
+                let (o, os) = order(1)?;
+                check(o, os, "a load", &["rlx", "acq", "sc"])?;
+                let r = self.dst(dst);
+                self.line(format!("{r} = load({loc}, {o});"));
+                Ok(Some(r))
+            }
+            "atomic_store" => {
+                arity(2)?;
+                let loc = self.loc_arg(&args[0], span)?;
+                let (o, os) = order(2)?;
+                check(o, os, "a store", &["rlx", "rel", "sc"])?;
+                let (v, _) = self.pure(&args[1])?;
+                self.line(format!("store({loc}, {v}, {o});"));
+                Ok(None)
+            }
+            "atomic_exchange" | "atomic_fetch_add" | "atomic_fetch_sub" | "atomic_fetch_and"
+            | "atomic_fetch_or" | "atomic_fetch_xor" => {
+                arity(2)?;
+                let loc = self.loc_arg(&args[0], span)?;
+                let (o, _) = order(2)?;
+                let (v, _) = self.pure(&args[1])?;
+                let op = base.trim_start_matches("atomic_");
+                let r = self.dst(dst);
+                self.line(format!("{r} = {op}({loc}, {v}, {o});"));
+                Ok(Some(r))
+            }
+            "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => {
+                arity(3)?;
+                self.cas(args, span, explicit, dst).map(Some)
+            }
+            "atomic_thread_fence" => {
+                arity(0)?;
+                let (o, os) = order(0)?;
+                if o == "rlx" {
+                    self.line(
+                        "// atomic_thread_fence(memory_order_relaxed): no effect".to_string(),
+                    );
+                } else {
+                    check(o, os, "a fence", &["acq", "rel", "acq_rel", "sc"])?;
+                    self.line(format!("fence({o});"));
+                }
+                Ok(None)
+            }
+            _ => Err(HerdError::unsupported(
+                format!("`{f}`"),
+                fspan,
+                "supported: the atomic_* operations of <stdatomic.h> (load, store, exchange, \
+                 fetch_add/sub/and/or/xor, compare_exchange, thread_fence), plain `*x` accesses",
+            )),
+        }
+    }
+
+    /// COMPARE-EXCHANGE: `t = cas(x, e, d, s, f); r = t == e; e = t;`.
+    fn cas(
+        &mut self,
+        args: &[E<'_>],
+        span: Span,
+        explicit: bool,
+        dst: Option<String>,
+    ) -> Result<String, HerdError> {
+        let loc = self.loc_arg(&args[0], span)?;
+        let expected = match &args[1] {
+            E::AddrOf(e, s) if self.location(e).is_none() => {
+                let _ = s;
+                name(e)
+            }
+            other => {
+                let s = match other {
+                    E::AddrOf(_, s) | E::Var(_, s) | E::Deref(_, s) => *s,
+                    _ => span,
+                };
+                return Err(HerdError::unsupported(
+                    "an `expected` argument that is not `&local`",
+                    s,
+                    "pass the address of a local variable (`&r0`), as herd tests do",
+                ));
+            }
+        };
+        let (d, _) = self.pure(&args[2])?;
+        let orders = if explicit {
+            let (s, _) = mem_order(&args[3], span)?;
+            let (f, fs) = mem_order(&args[4], span)?;
+            check(
+                f,
+                fs,
+                "the failure of a compare-exchange",
+                &["rlx", "acq", "sc"],
+            )?;
+            format!("{s}, {f}")
+        } else {
+            "sc".to_string()
+        };
+        let t = self.fresh();
+        let r = self.dst(dst);
+        self.regs.insert(expected.clone());
+        self.line(format!("{t} = cas({loc}, {expected}, {d}, {orders});"));
+        self.line(format!("{r} = {t} == {expected};"));
+        self.line(format!("{expected} = {t};"));
+        Ok(r)
+    }
+}
+
+/// Parenthesises `text` (of binding power `p`) when below `min`.
+fn paren(text: String, p: u8, min: u8) -> String {
+    if p < min {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+/// The span of the first shared access of `e`, if any.
+fn first_access(e: &E<'_>) -> Option<Span> {
+    match e {
+        E::Deref(_, s) | E::Call(_, _, _, s) => Some(*s),
+        E::Un(_, a) => first_access(a),
+        E::Bin(_, a, b) => first_access(a).or_else(|| first_access(b)),
+        E::Int(_) | E::Var(..) | E::AddrOf(..) => None,
+    }
+}
+
+/// A `memory_order_*` argument in relaxlab spelling.
+fn mem_order(e: &E<'_>, call: Span) -> Result<Order, HerdError> {
+    let (word, span) = match e {
+        E::Var(w, s) => (*w, *s),
+        _ => {
+            return Err(HerdError::unsupported(
+                "a computed memory order",
+                call,
+                "write one of the memory_order_* constants",
+            ))
+        }
+    };
+    let o =
+        match word {
+            "memory_order_relaxed" => "rlx",
+            "memory_order_acquire" => "acq",
+            "memory_order_release" => "rel",
+            "memory_order_acq_rel" => "acq_rel",
+            "memory_order_seq_cst" => "sc",
+            "memory_order_consume" => return Err(HerdError::unsupported(
+                "`memory_order_consume`",
+                span,
+                "relaxlab has no consume; compilers treat it as memory_order_acquire: write that",
+            )),
+            _ => {
+                return Err(HerdError::syntax(
+                    format!("`{word}`"),
+                    "a memory_order_* constant",
+                    span,
+                ))
+            }
+        };
+    Ok((o, span))
+}
+
+/// Checks that order `o` is allowed for `operation`.
+fn check(o: &str, span: Span, operation: &'static str, allowed: &[&str]) -> Result<(), HerdError> {
+    if allowed.contains(&o) {
+        return Ok(());
+    }
+    let long = |o: &str| match o {
+        "rlx" => "memory_order_relaxed",
+        "acq" => "memory_order_acquire",
+        "rel" => "memory_order_release",
+        "acq_rel" => "memory_order_acq_rel",
+        _ => "memory_order_seq_cst",
+    };
+    Err(HerdError::BadOrder {
+        order: long(o).to_string(),
+        operation,
+        span: super::error::at(span),
+        help: format!(
+            "allowed for {operation}: {}",
+            allowed
+                .iter()
+                .map(|a| long(a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}

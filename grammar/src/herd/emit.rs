@@ -1,0 +1,133 @@
+//! The relaxlab text an importer builds: `test`, `init`, one `thread` per
+//! herd thread, then the condition, `filter` and `observe` trailers.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// The words of the relaxlab language that cannot name a register or a
+/// location (LANGUAGE.md, "Lexical structure").
+const KEYWORDS: [&str; 16] = [
+    "test",
+    "init",
+    "thread",
+    "if",
+    "else",
+    "while",
+    "fork",
+    "Fork",
+    "exists",
+    "forall",
+    "observe",
+    "locations",
+    "filter",
+    "expect",
+    "true",
+    "false",
+];
+
+/// The relaxlab spelling of a herd register or location name: the name
+/// itself, with `_` appended when it is a relaxlab keyword.
+pub(crate) fn name(herd: &str) -> String {
+    if KEYWORDS.contains(&herd) {
+        format!("{herd}_")
+    } else {
+        herd.to_string()
+    }
+}
+
+/// One translated thread.
+#[derive(Debug, Default)]
+pub(crate) struct ThreadOut {
+    pub name: String,
+    /// Statements put before the body: register initialisations from the
+    /// init block and registers the condition reads but the code never
+    /// writes (herd reads those as 0).
+    pub prelude: Vec<String>,
+    /// The body, one statement or brace per line, already indented.
+    pub lines: Vec<String>,
+    /// Every register the thread assigns (relaxlab spelling).
+    pub regs: BTreeSet<String>,
+}
+
+/// A translation in progress.
+#[derive(Debug, Default)]
+pub(crate) struct Out {
+    pub name: String,
+    pub doc: Option<String>,
+    /// Shared locations with their initial values, in order of declaration
+    /// (relaxlab spelling).
+    pub locs: Vec<(String, i64)>,
+    pub threads: Vec<ThreadOut>,
+    /// Register initialisations of the init block: (thread, register,
+    /// value), applied when the threads are known.
+    pub reg_inits: Vec<(usize, String, i64)>,
+    /// `exists (...)`, `filter (...)`, `observe { ... }`, in herd's order.
+    pub trailers: Vec<String>,
+}
+
+impl Out {
+    /// Declares a location (relaxlab spelling) with `value`, or updates its
+    /// initial value if `value` is given.
+    pub(crate) fn declare(&mut self, loc: &str, value: Option<i64>) {
+        match self.locs.iter_mut().find(|(l, _)| l == loc) {
+            Some(entry) => {
+                if let Some(v) = value {
+                    entry.1 = v;
+                }
+            }
+            None => self.locs.push((loc.to_string(), value.unwrap_or(0))),
+        }
+    }
+
+    /// Puts the init block's register values at the start of their threads
+    /// (herd: `0:r0 = 1` in the init block).
+    pub(crate) fn apply_reg_inits(&mut self) {
+        for (t, reg, v) in std::mem::take(&mut self.reg_inits) {
+            if let Some(th) = self.threads.get_mut(t) {
+                th.prelude.push(format!("{reg} = {v};"));
+                th.regs.insert(reg);
+            }
+        }
+    }
+
+    /// Makes sure thread `t` has register `reg`: herd reads a register the
+    /// code never writes as 0, relaxlab refuses to name it.
+    pub(crate) fn ensure_reg(&mut self, t: usize, reg: &str) {
+        if let Some(th) = self.threads.get_mut(t) {
+            if th.regs.insert(reg.to_string()) {
+                th.prelude.push(format!("{reg} = 0;"));
+            }
+        }
+    }
+
+    /// The relaxlab source text.
+    pub(crate) fn render(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(s, "test {}", self.name);
+        if let Some(doc) = &self.doc {
+            let _ = write!(s, " \"{}\"", doc.replace(['"', '\n'], " "));
+        }
+        s.push_str("\n\ninit {");
+        for (l, v) in &self.locs {
+            let _ = write!(s, " {l} = {v};");
+        }
+        s.push_str(" }\n");
+        for th in &self.threads {
+            let _ = writeln!(s, "\nthread {} {{", th.name);
+            for line in th.prelude.iter() {
+                let _ = writeln!(s, "  {line}");
+            }
+            for line in &th.lines {
+                let _ = writeln!(s, "{line}");
+            }
+            s.push_str("}\n");
+        }
+        if !self.trailers.is_empty() {
+            s.push('\n');
+        }
+        for t in &self.trailers {
+            let _ = writeln!(s, "{t}");
+        }
+        s
+    }
+}

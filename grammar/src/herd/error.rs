@@ -1,0 +1,206 @@
+//! Diagnostics of the herd importers: every error points into the HERD
+//! text (not into the relaxlab translation), names the construct and says
+//! what to do about it.
+
+use std::fmt;
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
+use relaxlab_semantics::ir::Span;
+use thiserror::Error;
+
+/// The miette span of a byte range of the herd text.
+pub(crate) fn at(s: Span) -> SourceSpan {
+    let start = s.start as usize;
+    let len = (s.end as usize).saturating_sub(start);
+    SourceSpan::new(start.into(), len)
+}
+
+/// One problem of a herd file.
+#[derive(Debug, Error, Diagnostic, Clone, PartialEq, Eq)]
+pub enum HerdError {
+    #[error("not a herd test: the first word is `{found}`")]
+    #[diagnostic(
+        code(relaxlab::herd::not_herd),
+        help("a herd7 test starts with its architecture, `C` or `X86`, then its name")
+    )]
+    NotHerd {
+        found: String,
+        #[label("expected `C` or `X86`")]
+        span: SourceSpan,
+    },
+    #[error("unexpected {found}")]
+    #[diagnostic(code(relaxlab::herd::syntax))]
+    Syntax {
+        found: String,
+        expected: String,
+        #[label("expected {expected}")]
+        span: SourceSpan,
+        #[help]
+        help: Option<String>,
+    },
+    #[error("unexpected character `{found}`")]
+    #[diagnostic(
+        code(relaxlab::herd::bad_char),
+        help("herd litmus files are ASCII; was this character pasted from a document?")
+    )]
+    BadChar {
+        found: char,
+        #[label("not part of the herd format")]
+        span: SourceSpan,
+    },
+    #[error("{construct} is outside the supported herd subset")]
+    #[diagnostic(code(relaxlab::herd::unsupported))]
+    Unsupported {
+        construct: String,
+        #[label("{construct}")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+    #[error("`{name}` is not a shared location of this test")]
+    #[diagnostic(
+        code(relaxlab::herd::unknown_location),
+        help("declare it in the init block or as a parameter of the thread (`int* {name}`)")
+    )]
+    UnknownLocation {
+        name: String,
+        #[label("not declared")]
+        span: SourceSpan,
+    },
+    #[error("`{order}` is not a valid order for {operation}")]
+    #[diagnostic(code(relaxlab::herd::bad_order))]
+    BadOrder {
+        order: String,
+        operation: &'static str,
+        #[label("not allowed here")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+    #[error("integer literal `{text}` does not fit in 64 bits")]
+    #[diagnostic(
+        code(relaxlab::herd::integer_too_large),
+        help("relaxlab values are i64")
+    )]
+    IntTooLarge {
+        text: String,
+        #[label("too large")]
+        span: SourceSpan,
+    },
+    #[error("`{name}` is not a thread of this test")]
+    #[diagnostic(code(relaxlab::herd::bad_thread))]
+    BadThread {
+        name: String,
+        #[label("no such thread")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+    #[error("`{name}` is used both as a register and as a shared location")]
+    #[diagnostic(
+        code(relaxlab::herd::name_clash),
+        help(
+            "rename the local variable: in relaxlab an assignment to a location's name is a store"
+        )
+    )]
+    NameClash {
+        name: String,
+        #[label("a local with the name of a location")]
+        span: SourceSpan,
+    },
+}
+
+impl HerdError {
+    /// Where the error starts, for sorting.
+    fn offset(&self) -> usize {
+        self.labels()
+            .and_then(|mut l| l.next())
+            .map_or(0, |l| l.offset())
+    }
+
+    /// A syntax error: `found` where `expected` was expected.
+    pub(crate) fn syntax(
+        found: impl Into<String>,
+        expected: impl Into<String>,
+        span: Span,
+    ) -> Self {
+        HerdError::Syntax {
+            found: found.into(),
+            expected: expected.into(),
+            span: at(span),
+            help: None,
+        }
+    }
+
+    /// A construct outside the subset.
+    pub(crate) fn unsupported(
+        construct: impl Into<String>,
+        span: Span,
+        help: impl Into<String>,
+    ) -> Self {
+        HerdError::Unsupported {
+            construct: construct.into(),
+            span: at(span),
+            help: help.into(),
+        }
+    }
+}
+
+/// Every error of one herd file, sorted by position. Its
+/// [`Diagnostic::related`] yields each error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HerdErrors {
+    errors: Vec<HerdError>,
+}
+
+impl HerdErrors {
+    /// Wraps a non-empty list of errors.
+    pub(crate) fn new(mut errors: Vec<HerdError>) -> HerdErrors {
+        debug_assert!(
+            !errors.is_empty(),
+            "relaxlab internal error: no herd errors"
+        );
+        errors.sort_by_key(HerdError::offset);
+        HerdErrors { errors }
+    }
+
+    /// The errors, in source order.
+    pub fn errors(&self) -> &[HerdError] {
+        &self.errors
+    }
+
+    /// Renders every diagnostic without colour at `width` columns with the
+    /// herd text attached: what snapshot tests compare.
+    pub fn render(&self, path: &str, src: &str, width: usize) -> String {
+        let report = miette::Report::new(self.clone())
+            .with_source_code(NamedSource::new(path, src.to_string()));
+        let handler =
+            GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
+        let mut out = String::new();
+        match handler.render_report(&mut out, report.as_ref()) {
+            Ok(()) => out,
+            Err(_) => format!("relaxlab internal error: could not render {self}"),
+        }
+    }
+}
+
+impl fmt::Display for HerdErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.errors.as_slice() {
+            [one] => write!(f, "{one}"),
+            many => write!(f, "{} errors in the herd test", many.len()),
+        }
+    }
+}
+
+impl std::error::Error for HerdErrors {}
+
+impl Diagnostic for HerdErrors {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("relaxlab::herd::errors"))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+    }
+}

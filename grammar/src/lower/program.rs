@@ -1,0 +1,248 @@
+//! Lowering a syntax tree to the IR: the whole program.
+//!
+//! The order of the work, and why:
+//! 1. locations from `init` (a duplicate is an error pointing at the first);
+//! 2. the thread table: top-level threads in the order written, then every
+//!    `fork` in source order (preorder: an outer fork before the forks of
+//!    its body), so that a `Fork` instruction knows its child's id before
+//!    the child is lowered;
+//! 3. each thread's code ([`super::stmt`]);
+//! 4. location atomicity from the uses seen in 3;
+//! 5. condition, filter, observed columns and expectations
+//!    ([`super::cond`]), which need the registers found in 3.
+//!
+//! Every error is collected; nothing stops at the first.
+
+use std::collections::{BTreeMap, HashMap};
+
+use relaxlab_semantics::ir::{
+    Atomicity, Condition, InstrId, LocId, Location, Program, Span, ThreadCode, ThreadId, ThreadKind,
+};
+
+use crate::ast::{self, Stmt, StmtKind};
+use crate::diag::{sspan, Error, Errors, LowerError};
+use crate::fmt::condition_text;
+
+/// How a location has been accessed so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Uses {
+    pub(super) atomic: bool,
+    pub(super) non_atomic: bool,
+}
+
+/// A thread to lower: its name, body and where it comes from.
+#[derive(Debug)]
+pub(super) struct ThreadSlot<'t> {
+    pub(super) name: &'t ast::Ident,
+    pub(super) body: &'t ast::Block,
+    pub(super) span: Span,
+    /// `None` for a top-level thread; the parent of a forked one.
+    pub(super) parent: Option<ThreadId>,
+}
+
+/// The state of lowering one test.
+#[derive(Debug)]
+pub(super) struct Lowerer<'t> {
+    pub(super) test: &'t ast::Test,
+    pub(super) errors: Vec<Error>,
+    pub(super) locations: Vec<Location>,
+    pub(super) loc_ids: BTreeMap<&'t str, LocId>,
+    pub(super) uses: Vec<Uses>,
+    pub(super) slots: Vec<ThreadSlot<'t>>,
+    /// The id of each forked thread, keyed by the address of its `fork`
+    /// statement (looked up, never iterated).
+    pub(super) fork_ids: HashMap<*const Stmt, ThreadId>,
+    /// Where each forked thread is forked: filled while lowering parents.
+    pub(super) fork_sites: Vec<Option<(ThreadId, InstrId)>>,
+    pub(super) threads: Vec<ThreadCode>,
+}
+
+/// Lowers `test` to a [`Program`], or reports every static error.
+pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
+    let mut l = Lowerer {
+        test,
+        errors: Vec::new(),
+        locations: Vec::new(),
+        loc_ids: BTreeMap::new(),
+        uses: Vec::new(),
+        slots: Vec::new(),
+        fork_ids: HashMap::new(),
+        fork_sites: Vec::new(),
+        threads: Vec::new(),
+    };
+    l.declare_locations();
+    l.declare_threads();
+    for t in 0..l.slots.len() {
+        let code = l.lower_thread(ThreadId::new(t));
+        l.threads.push(code);
+    }
+    l.set_fork_sites();
+    l.infer_atomicity();
+    let condition = test.condition.as_ref().map(|c| Condition {
+        quantifier: match c.quantifier {
+            ast::Quantifier::Exists => relaxlab_semantics::ir::Quantifier::Exists,
+            ast::Quantifier::NotExists => relaxlab_semantics::ir::Quantifier::NotExists,
+            ast::Quantifier::Forall => relaxlab_semantics::ir::Quantifier::Forall,
+        },
+        prop: l.lower_prop(&c.prop),
+        text: condition_text(c),
+    });
+    let filter = test.filter.as_ref().map(|p| l.lower_prop(p));
+    let observed = l.observed(condition.as_ref(), filter.as_ref());
+    let expectations = l.expectations();
+    if !l.errors.is_empty() {
+        return Err(Errors::new(l.errors));
+    }
+    let toplevel = test.threads.len();
+    Ok(Program {
+        name: test.name.name.clone(),
+        doc: test.doc.clone(),
+        locations: l.locations,
+        threads: l.threads,
+        toplevel,
+        condition,
+        filter,
+        observed,
+        expectations,
+    })
+}
+
+impl<'t> Lowerer<'t> {
+    /// INIT: one location per entry, in order; a missing value is 0.
+    fn declare_locations(&mut self) {
+        for e in &self.test.init {
+            if let Some(&first) = self.loc_ids.get(e.loc.name.as_str()) {
+                self.errors.push(
+                    LowerError::DuplicateLocation {
+                        name: e.loc.name.clone(),
+                        span: sspan(e.loc.span),
+                        first: sspan(self.locations[first.index()].span),
+                    }
+                    .into(),
+                );
+                continue;
+            }
+            self.loc_ids
+                .insert(e.loc.name.as_str(), LocId::new(self.locations.len()));
+            self.locations.push(Location {
+                name: e.loc.name.clone(),
+                init: e.value.unwrap_or(0),
+                atomicity: Atomicity::Atomic,
+                span: e.loc.span,
+            });
+            self.uses.push(Uses::default());
+        }
+    }
+
+    /// THREAD TABLE: top-level threads, then forks in source order. Every
+    /// thread name is unique.
+    fn declare_threads(&mut self) {
+        for t in &self.test.threads {
+            self.add_slot(ThreadSlot {
+                name: &t.name,
+                body: &t.body,
+                span: t.span,
+                parent: None,
+            });
+        }
+        let toplevel = self.slots.len();
+        for t in 0..toplevel {
+            let body = self.slots[t].body;
+            self.declare_forks(body, ThreadId::new(t));
+        }
+    }
+
+    fn declare_forks(&mut self, block: &'t ast::Block, parent: ThreadId) {
+        for s in &block.stmts {
+            match &s.kind {
+                StmtKind::Fork { name, body, .. } => {
+                    let id = ThreadId::new(self.slots.len());
+                    self.fork_ids.insert(s as *const Stmt, id);
+                    self.add_slot(ThreadSlot {
+                        name,
+                        body,
+                        span: s.span,
+                        parent: Some(parent),
+                    });
+                    self.declare_forks(body, id);
+                }
+                StmtKind::If { then, els, .. } => {
+                    self.declare_forks(then, parent);
+                    if let Some(e) = els {
+                        self.declare_forks(e, parent);
+                    }
+                }
+                StmtKind::While { body, .. } => self.declare_forks(body, parent),
+                _ => {}
+            }
+        }
+    }
+
+    fn add_slot(&mut self, slot: ThreadSlot<'t>) {
+        if let Some(first) = self.slots.iter().find(|s| s.name.name == slot.name.name) {
+            let help = if slot.parent.is_some() {
+                "a forked thread needs a name of its own: rename this one".to_string()
+            } else {
+                "rename one of the two threads".to_string()
+            };
+            self.errors.push(
+                LowerError::DuplicateThread {
+                    name: slot.name.name.clone(),
+                    span: sspan(slot.name.span),
+                    first: sspan(first.name.span),
+                    help,
+                }
+                .into(),
+            );
+        }
+        self.slots.push(slot);
+        self.fork_sites.push(None);
+    }
+
+    /// FORKED THREADS: each records the instruction that forks it.
+    fn set_fork_sites(&mut self) {
+        for (t, site) in self.fork_sites.iter().enumerate() {
+            if let Some((parent, at)) = site {
+                self.threads[t].kind = ThreadKind::Forked {
+                    parent: *parent,
+                    at: *at,
+                };
+            }
+        }
+    }
+
+    /// ATOMICITY, inferred from the uses: `Mixed` when both kinds occur.
+    fn infer_atomicity(&mut self) {
+        for (loc, uses) in self.locations.iter_mut().zip(&self.uses) {
+            loc.atomicity = match (uses.atomic, uses.non_atomic) {
+                (true, true) => Atomicity::Mixed,
+                (false, true) => Atomicity::NonAtomic,
+                _ => Atomicity::Atomic,
+            };
+        }
+    }
+
+    /// The location a name denotes in a thread, if it is declared.
+    pub(super) fn loc(&self, name: &str) -> Option<LocId> {
+        self.loc_ids.get(name).copied()
+    }
+
+    /// An undeclared location, with "did you mean".
+    pub(super) fn undeclared(&mut self, ident: &ast::Ident) {
+        let names: Vec<&str> = self.locations.iter().map(|l| l.name.as_str()).collect();
+        let help = crate::diag::did_you_mean(&ident.name, names, || {
+            format!(
+                "declare it in the init block: `init {{ {} = 0; }}`",
+                ident.name
+            )
+        });
+        self.errors.push(
+            LowerError::UndeclaredLocation {
+                name: ident.name.clone(),
+                span: sspan(ident.span),
+                help,
+            }
+            .into(),
+        );
+    }
+}

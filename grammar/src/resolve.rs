@@ -1,0 +1,612 @@
+//! Actions of the grammar that need more than building a node: resolving
+//! operation names, memory orders, fence kinds, RMW operators and verdicts
+//! (with "did you mean" for misspellings), checking argument counts and
+//! assembling the sections of a file.
+//!
+//! Each action records its errors in the parser's error list and returns a
+//! best-effort node (or `None`), so that parsing goes on and one run reports
+//! every problem.
+
+use lalrpop_util::{ErrorRecovery, ParseError};
+use relaxlab_semantics::ir::{HwFence, RmwOp, Span, Verdict};
+
+use crate::ast::{
+    Condition, ExpectEntry, Expr, ExprKind, FenceArg, Ident, InitEntry, MemOrder, ObsItem, Order,
+    Prop, RmwForm, Stmt, StmtKind, Test, ThreadDecl, ThreadRef,
+};
+use crate::diag::{did_you_mean, sspan, Error, SyntaxError};
+use crate::lexer::{Never, Token};
+
+/// The span `l..r`.
+pub(crate) fn sp(l: usize, r: usize) -> Span {
+    Span::new(l, r)
+}
+
+/// A section after the threads.
+pub(crate) enum Trailer {
+    Condition(Condition),
+    Filter(Prop, Span),
+    Observe(Vec<ObsItem>),
+    Expect(Vec<ExpectEntry>, Span),
+}
+
+/// Appends the last item of a `;`-separated list whose final `;` is optional.
+pub(crate) fn push_opt<T>(mut v: Vec<T>, last: Option<T>) -> Vec<T> {
+    v.extend(last);
+    v
+}
+
+/// Assembles a file: at most one condition, at most one filter.
+pub(crate) fn test(
+    errors: &mut Vec<Error>,
+    name: Ident,
+    doc: Option<&str>,
+    init: Vec<InitEntry>,
+    threads: Vec<ThreadDecl>,
+    trailers: Vec<Trailer>,
+) -> Test {
+    let mut test = Test {
+        name,
+        doc: doc.map(str::to_string),
+        init,
+        threads,
+        condition: None,
+        filter: None,
+        observe: Vec::new(),
+        expect: Vec::new(),
+        line_starts: Vec::new(),
+    };
+    let mut filter_span = None;
+    let mut expect_span = None;
+    for t in trailers {
+        match t {
+            Trailer::Condition(c) => match &test.condition {
+                Some(first) => errors.push(duplicate("final condition", c.span, first.span)),
+                None => test.condition = Some(c),
+            },
+            Trailer::Filter(p, span) => match filter_span {
+                Some(first) => errors.push(duplicate("filter", span, first)),
+                None => {
+                    test.filter = Some(p);
+                    filter_span = Some(span);
+                }
+            },
+            Trailer::Observe(items) => test.observe.extend(items),
+            Trailer::Expect(entries, span) => match expect_span {
+                Some(first) => errors.push(duplicate("expect block", span, first)),
+                None => {
+                    test.expect = entries;
+                    expect_span = Some(span);
+                }
+            },
+        }
+    }
+    test
+}
+
+fn duplicate(what: &'static str, span: Span, first: Span) -> Error {
+    SyntaxError::DuplicateSection {
+        what,
+        span: sspan(span),
+        first: sspan(first),
+    }
+    .into()
+}
+
+/// An integer of the `init` block or of a condition, maybe negated.
+pub(crate) fn int(errors: &mut Vec<Error>, v: Option<u64>, negative: bool, span: Span) -> i64 {
+    match v {
+        Some(v) if negative && v == 1 << 63 => i64::MIN,
+        Some(v) if v <= i64::MAX as u64 => {
+            let v = v as i64;
+            if negative {
+                -v
+            } else {
+                v
+            }
+        }
+        _ => {
+            errors.push(too_large(span));
+            0
+        }
+    }
+}
+
+fn too_large(span: Span) -> Error {
+    SyntaxError::IntTooLarge { span: sspan(span) }.into()
+}
+
+/// A literal of an expression. `9223372036854775808` is accepted as
+/// `i64::MIN`, so that `-9223372036854775808` (negated by [`negate`])
+/// means what it says.
+pub(crate) fn literal(errors: &mut Vec<Error>, v: Option<u64>, span: Span) -> i64 {
+    match v {
+        Some(v) if v <= 1 << 63 => v as i64,
+        _ => {
+            errors.push(too_large(span));
+            0
+        }
+    }
+}
+
+/// `-e`, folding a negated literal into the literal (wrapping).
+pub(crate) fn negate(e: Expr, span: Span) -> Expr {
+    let kind = match e.kind {
+        ExprKind::Int(v) => ExprKind::Int(v.wrapping_neg()),
+        kind => ExprKind::Unary(
+            relaxlab_semantics::ir::UnOp::Neg,
+            Box::new(Expr { kind, ..e }),
+        ),
+    };
+    Expr { kind, span }
+}
+
+/// A thread named by number in a condition.
+pub(crate) fn thread_index(errors: &mut Vec<Error>, v: Option<u64>, span: Span) -> ThreadRef {
+    match v.and_then(|v| u32::try_from(v).ok()) {
+        Some(v) => ThreadRef::Index(v, span),
+        None => {
+            errors.push(too_large(span));
+            ThreadRef::Index(0, span)
+        }
+    }
+}
+
+/// Records a syntax error lalrpop recovered from.
+pub(crate) fn recovered(errors: &mut Vec<Error>, e: ErrorRecovery<usize, Token<'_>, Never>) {
+    errors.push(syntax_error(e.error));
+}
+
+/// Terminal names as the grammar spells them, made readable.
+fn pretty_expected(expected: &[String]) -> String {
+    let words: Vec<String> = expected
+        .iter()
+        .map(|e| match e.as_str() {
+            "Name" => "a name".to_string(),
+            "Int" => "an integer".to_string(),
+            "Str" => "a string".to_string(),
+            "TestName" => "the test name".to_string(),
+            quoted => format!("`{}`", quoted.trim_matches('"').replace("\\\\", "\\")),
+        })
+        .collect();
+    match words.as_slice() {
+        [] => "something else".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] if words.len() <= 8 => format!("{} or {}", init.join(", "), last),
+        _ => format!("one of {}", words[..8].join(", ") + ", ..."),
+    }
+}
+
+/// The diagnostic of a parse error.
+pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
+    match e {
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
+            let keywords: Vec<&str> = expected
+                .iter()
+                .filter(|e| e.starts_with('"'))
+                .map(|e| e.trim_matches('"'))
+                .filter(|e| e.chars().all(|c| c.is_ascii_alphabetic()) && e.len() > 2)
+                .collect();
+            let suggestion = match tok {
+                Token::Ident(name) => crate::diag::suggest(name, keywords.iter().copied()),
+                _ => None,
+            };
+            let help = match (tok, suggestion) {
+                (_, Some(s)) => format!("did you mean `{s}`?"),
+                (Token::Assign, _) if expected.iter().any(|e| e == "\"==\"") => {
+                    "compare with `==`; `=` assigns".to_string()
+                }
+                _ if expected.iter().any(|e| e == "\";\"") => {
+                    "is a `;` missing before this?".to_string()
+                }
+                _ => "see LANGUAGE.md for the syntax".to_string(),
+            };
+            SyntaxError::UnexpectedToken {
+                found: tok.to_string(),
+                span: sspan(Span::new(l, r)),
+                expected: pretty_expected(&expected),
+                help,
+            }
+            .into()
+        }
+        ParseError::UnrecognizedEof { location, expected } => SyntaxError::UnexpectedEof {
+            span: sspan(Span::new(location, location)),
+            expected: pretty_expected(&expected),
+        }
+        .into(),
+        ParseError::ExtraToken { token: (l, tok, r) } => SyntaxError::UnexpectedToken {
+            found: tok.to_string(),
+            span: sspan(Span::new(l, r)),
+            expected: "the end of the file".to_string(),
+            help: "nothing may follow the expectations".to_string(),
+        }
+        .into(),
+        ParseError::InvalidToken { location } => SyntaxError::UnexpectedToken {
+            found: "character".to_string(),
+            span: sspan(Span::new(location, location + 1)),
+            expected: "a token".to_string(),
+            help: "see LANGUAGE.md for the syntax".to_string(),
+        }
+        .into(),
+        ParseError::User { error } => match error {},
+    }
+}
+
+/// The operations written as calls, with their canonical names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Load,
+    Store,
+    Fetch(RmwOp),
+    Rmw,
+    Cas,
+    Fence,
+    Assert,
+    Assume,
+    Join,
+}
+
+/// Every spelling of every operation, aliases included.
+const OPS: &[(&str, Op)] = &[
+    ("load", Op::Load),
+    ("Load", Op::Load),
+    ("store", Op::Store),
+    ("Store", Op::Store),
+    ("fetch_add", Op::Fetch(RmwOp::Add)),
+    ("fetch_sub", Op::Fetch(RmwOp::Sub)),
+    ("fetch_and", Op::Fetch(RmwOp::And)),
+    ("fetch_or", Op::Fetch(RmwOp::Or)),
+    ("fetch_xor", Op::Fetch(RmwOp::Xor)),
+    ("fetch_max", Op::Fetch(RmwOp::Max)),
+    ("fetch_min", Op::Fetch(RmwOp::Min)),
+    ("exchange", Op::Fetch(RmwOp::Xchg)),
+    ("rmw", Op::Rmw),
+    ("RMW", Op::Rmw),
+    ("cas", Op::Cas),
+    ("fence", Op::Fence),
+    ("Fence", Op::Fence),
+    ("assert", Op::Assert),
+    ("assume", Op::Assume),
+    ("join", Op::Join),
+    ("Join", Op::Join),
+];
+
+/// Every spelling of every memory order (LANGUAGE.md, "Memory orders").
+pub(crate) const ORDERS: &[(&str, MemOrder)] = &[
+    ("na", MemOrder::Na),
+    ("rlx", MemOrder::Rlx),
+    ("relaxed", MemOrder::Rlx),
+    ("memory_order_relaxed", MemOrder::Rlx),
+    ("acq", MemOrder::Acq),
+    ("acquire", MemOrder::Acq),
+    ("memory_order_acquire", MemOrder::Acq),
+    ("rel", MemOrder::Rel),
+    ("release", MemOrder::Rel),
+    ("memory_order_release", MemOrder::Rel),
+    ("acq_rel", MemOrder::AcqRel),
+    ("rel_acq", MemOrder::AcqRel),
+    ("memory_order_acq_rel", MemOrder::AcqRel),
+    ("sc", MemOrder::Sc),
+    ("seq_cst", MemOrder::Sc),
+    ("memory_order_seq_cst", MemOrder::Sc),
+];
+
+/// The hardware barriers; `mfence` is `full`.
+pub(crate) const HW_FENCES: &[(&str, HwFence)] = &[
+    ("ss", HwFence::SS),
+    ("sl", HwFence::SL),
+    ("ll", HwFence::LL),
+    ("ls", HwFence::LS),
+    ("full", HwFence::Full),
+    ("mfence", HwFence::Full),
+];
+
+/// The operators of `rmw(x, OP, E, MO)`.
+pub(crate) const RMW_OPS: &[(&str, RmwOp)] = &[
+    ("add", RmwOp::Add),
+    ("sub", RmwOp::Sub),
+    ("and", RmwOp::And),
+    ("or", RmwOp::Or),
+    ("xor", RmwOp::Xor),
+    ("max", RmwOp::Max),
+    ("min", RmwOp::Min),
+    ("xchg", RmwOp::Xchg),
+];
+
+const VERDICTS: &[(&str, Verdict)] = &[
+    ("never", Verdict::Never),
+    ("sometimes", Verdict::Sometimes),
+    ("always", Verdict::Always),
+];
+
+/// Looks `ident` up in `table`, or records "unknown WHAT" with a suggestion.
+fn lookup<T: Copy>(
+    errors: &mut Vec<Error>,
+    what: &'static str,
+    table: &[(&'static str, T)],
+    ident: &Ident,
+) -> Option<T> {
+    if let Some(&(_, v)) = table.iter().find(|(n, _)| *n == ident.name) {
+        return Some(v);
+    }
+    let help = did_you_mean(&ident.name, table.iter().map(|(n, _)| *n), || {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).take(8).collect();
+        format!("expected one of {}", names.join(", "))
+    });
+    errors.push(
+        SyntaxError::UnknownName {
+            what,
+            name: ident.name.clone(),
+            span: sspan(ident.span),
+            help,
+        }
+        .into(),
+    );
+    None
+}
+
+/// An argument that must be a bare name (a location, an order, ...).
+fn name_arg(errors: &mut Vec<Error>, what: &str, op: &str, e: Expr) -> Option<Ident> {
+    match e.kind {
+        ExprKind::Var(i) => Some(i),
+        _ => {
+            errors.push(
+                SyntaxError::ExpectedName {
+                    what: what.to_string(),
+                    span: sspan(e.span),
+                    help: format!("`{op}` takes {what} here, not an expression"),
+                }
+                .into(),
+            );
+            None
+        }
+    }
+}
+
+fn order_arg(errors: &mut Vec<Error>, op: &str, e: Expr) -> Option<Order> {
+    let ident = name_arg(errors, "a memory order", op, e)?;
+    let order = lookup(errors, "memory order", ORDERS, &ident)?;
+    Some(Order {
+        order,
+        span: ident.span,
+    })
+}
+
+/// The signature of an operation: how many arguments, whether it assigns
+/// a register.
+fn signature(op: Op) -> (&'static [usize], bool, &'static str) {
+    match op {
+        Op::Load => (&[2], true, "r = load(x, MO)"),
+        Op::Store => (&[3], false, "store(x, E, MO)"),
+        Op::Fetch(_) => (&[3], true, "r = fetch_add(x, E, MO)"),
+        Op::Rmw => (&[4], true, "r = rmw(x, OP, E, MO)"),
+        Op::Cas => (
+            &[4, 5],
+            true,
+            "r = cas(x, E_expected, E_desired, MO [, MO_fail])",
+        ),
+        Op::Fence => (&[1], false, "fence(K)"),
+        Op::Assert => (&[1], false, "assert(E)"),
+        Op::Assume => (&[1], false, "assume(E)"),
+        Op::Join => (&[1], false, "join(t)"),
+    }
+}
+
+/// A call-shaped statement `[dst =] op(args);`: checks the operation, its
+/// arity and whether it assigns, then builds the statement.
+pub(crate) fn call(
+    errors: &mut Vec<Error>,
+    dst: Option<Ident>,
+    op: Ident,
+    args: Vec<Expr>,
+    span: Span,
+) -> Option<Stmt> {
+    let Some(&(_, kind)) = OPS.iter().find(|(n, _)| *n == op.name) else {
+        let help = did_you_mean(&op.name, OPS.iter().map(|(n, _)| *n), || {
+            "operations are load, store, fetch_add, ..., exchange, rmw, cas, fence, assert, assume, join".to_string()
+        });
+        errors.push(
+            SyntaxError::UnknownOperation {
+                name: op.name,
+                span: sspan(op.span),
+                help,
+            }
+            .into(),
+        );
+        return None;
+    };
+    let canonical = op.name.to_lowercase();
+    let (arities, assigns, usage) = signature(kind);
+    let mut ok = true;
+    if !arities.contains(&args.len()) {
+        let expected = match arities {
+            [1] => "1 argument".to_string(),
+            [n] => format!("{n} arguments"),
+            _ => format!("{} or {} arguments", arities[0], arities[arities.len() - 1]),
+        };
+        errors.push(
+            SyntaxError::ArgumentCount {
+                op: canonical.clone(),
+                expected,
+                found: args.len(),
+                span: sspan(span),
+                help: format!("write `{usage};`"),
+            }
+            .into(),
+        );
+        ok = false;
+    }
+    match (&dst, assigns) {
+        (None, true) => {
+            errors.push(
+                SyntaxError::MissingResult {
+                    op: canonical.clone(),
+                    span: sspan(op.span),
+                    help: format!("write `{usage};`"),
+                }
+                .into(),
+            );
+            ok = false;
+        }
+        (Some(d), false) => {
+            errors.push(
+                SyntaxError::UnexpectedResult {
+                    op: canonical.clone(),
+                    span: sspan(d.span),
+                    dst: d.name.clone(),
+                    help: format!("write `{usage};` without `{} =`", d.name),
+                }
+                .into(),
+            );
+            ok = false;
+        }
+        _ => {}
+    }
+    if !ok {
+        return None;
+    }
+    let kind = build(errors, kind, &canonical, dst, args)?;
+    Some(Stmt { kind, span })
+}
+
+/// Builds the statement of a call whose arity and result were checked.
+fn build(
+    errors: &mut Vec<Error>,
+    kind: Op,
+    op: &str,
+    dst: Option<Ident>,
+    args: Vec<Expr>,
+) -> Option<StmtKind> {
+    let mut args = args.into_iter();
+    let mut next = || {
+        args.next()
+            .expect("relaxlab internal error: arity checked before building")
+    };
+    Some(match kind {
+        Op::Load => {
+            let loc = name_arg(errors, "a location name", op, next());
+            let ord = order_arg(errors, op, next());
+            StmtKind::Load {
+                dst: dst?,
+                loc: loc?,
+                ord: ord?,
+            }
+        }
+        Op::Store => {
+            let loc = name_arg(errors, "a location name", op, next());
+            let val = next();
+            let ord = order_arg(errors, op, next());
+            StmtKind::Store {
+                loc: loc?,
+                val,
+                ord: ord?,
+            }
+        }
+        Op::Fetch(rmw) => {
+            let loc = name_arg(errors, "a location name", op, next());
+            let operand = next();
+            let ord = order_arg(errors, op, next());
+            StmtKind::Rmw {
+                dst: dst?,
+                loc: loc?,
+                op: rmw,
+                form: RmwForm::Named,
+                operand,
+                ord: ord?,
+            }
+        }
+        Op::Rmw => {
+            let loc = name_arg(errors, "a location name", op, next());
+            let rmw = name_arg(errors, "an RMW operator", op, next())
+                .and_then(|i| lookup(errors, "RMW operator", RMW_OPS, &i));
+            let operand = next();
+            let ord = order_arg(errors, op, next());
+            StmtKind::Rmw {
+                dst: dst?,
+                loc: loc?,
+                op: rmw?,
+                form: RmwForm::Generic,
+                operand,
+                ord: ord?,
+            }
+        }
+        Op::Cas => {
+            let loc = name_arg(errors, "a location name", op, next());
+            let expected = next();
+            let desired = next();
+            let ord = order_arg(errors, op, next());
+            let fail = args.next().map(|e| order_arg(errors, op, e));
+            StmtKind::Cas {
+                dst: dst?,
+                loc: loc?,
+                expected,
+                desired,
+                ord: ord?,
+                fail: match fail {
+                    None => None,
+                    Some(f) => Some(f?),
+                },
+            }
+        }
+        Op::Fence => {
+            let ident = name_arg(errors, "a fence kind", op, next())?;
+            fence_kind(errors, &ident)?
+        }
+        Op::Assert => StmtKind::Assert(next()),
+        Op::Assume => StmtKind::Assume(next()),
+        Op::Join => StmtKind::Join(name_arg(errors, "a register", op, next())?),
+    })
+}
+
+/// `fence(K)`: a C11 order or a hardware barrier. `na`/`rlx` are accepted
+/// here as orders and rejected by lowering, which explains why.
+fn fence_kind(errors: &mut Vec<Error>, ident: &Ident) -> Option<StmtKind> {
+    let kind_span = ident.span;
+    if let Some(&(_, hw)) = HW_FENCES.iter().find(|(n, _)| *n == ident.name) {
+        return Some(StmtKind::Fence {
+            kind: FenceArg::Hw(hw),
+            kind_span,
+        });
+    }
+    if let Some(&(_, o)) = ORDERS.iter().find(|(n, _)| *n == ident.name) {
+        return Some(StmtKind::Fence {
+            kind: FenceArg::C11(o),
+            kind_span,
+        });
+    }
+    let names = [
+        "acq", "rel", "acq_rel", "sc", "ss", "sl", "ll", "ls", "full", "mfence",
+    ];
+    let help = did_you_mean(&ident.name, names, || {
+        "fences are acq, rel, acq_rel, sc (C11) or ss, sl, ll, ls, full (hardware)".to_string()
+    });
+    errors.push(
+        SyntaxError::UnknownName {
+            what: "fence kind",
+            name: ident.name.clone(),
+            span: sspan(ident.span),
+            help,
+        }
+        .into(),
+    );
+    None
+}
+
+/// `KEY: VERDICT`: the verdict is resolved here, the key by lowering.
+pub(crate) fn expect_entry(
+    errors: &mut Vec<Error>,
+    key: Ident,
+    verdict: Ident,
+    span: Span,
+) -> Option<ExpectEntry> {
+    let v = lookup(errors, "verdict", VERDICTS, &verdict)?;
+    Some(ExpectEntry {
+        key,
+        verdict: v,
+        verdict_span: verdict.span,
+        span,
+    })
+}

@@ -1,0 +1,75 @@
+//! Every `*.litmus` file of the litmus library parses and lowers, and its
+//! formatted form lowers to the same program.
+
+use std::path::{Path, PathBuf};
+
+use relaxlab_grammar::{format, load, parse};
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|x| x == "litmus") {
+            out.push(p);
+        }
+    }
+}
+
+/// Files written in herd's formats (first token `C` or `X86`) belong to the
+/// herd importers, not to this grammar.
+fn is_native(src: &str) -> bool {
+    let first = src
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//"))
+        .unwrap_or("");
+    !(first.starts_with("C ") || first.starts_with("X86"))
+}
+
+#[test]
+fn every_library_file_loads() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../litmus");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    files.sort();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for path in &files {
+        let src = std::fs::read_to_string(path).unwrap();
+        if !is_native(&src) {
+            continue;
+        }
+        count += 1;
+        let shown = path.strip_prefix(&root).unwrap().display().to_string();
+        match load(&src) {
+            Err(e) => failures.push(e.render(&shown, &src, 100)),
+            Ok(p) => {
+                let formatted = format(&parse(&src).unwrap());
+                let again = load(&formatted).unwrap_or_else(|e| {
+                    panic!(
+                        "{shown}: formatted form fails:\n{}",
+                        e.render(&shown, &formatted, 100)
+                    )
+                });
+                assert_eq!(p.threads.len(), again.threads.len(), "{shown}");
+                for (a, b) in p.threads.iter().zip(&again.threads) {
+                    let ia: Vec<_> = a.code.iter().map(|i| (&i.instr, &i.text)).collect();
+                    let ib: Vec<_> = b.code.iter().map(|i| (&i.instr, &i.text)).collect();
+                    assert_eq!(ia, ib, "{shown}: thread {}", a.name);
+                }
+                assert_eq!(p.observed, again.observed, "{shown}");
+                assert_eq!(p.condition, again.condition, "{shown}");
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} files fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

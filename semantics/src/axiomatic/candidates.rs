@@ -1,0 +1,520 @@
+//! Candidate executions of a loop-free program (MODELS.md 4).
+//!
+//! A *skeleton* is one choice of a path per thread (see [`super::paths`]):
+//! its events (init writes first, then each thread's in program order),
+//! `po`, `asw` and `rmw`. A *candidate* adds an `rf` (for each read, a write
+//! of the same location and value) and a `co` (for each location, an order
+//! of its writes, init first). Candidates are enumerated lazily, skeleton by
+//! skeleton, `rf` choices then `co` orders varying fastest last, so the
+//! order is deterministic.
+//!
+//! Every model requires uniproc (SC per location, `acyclic(po-loc | com)`:
+//! an axiom of the hardware models, a consequence of coherence with
+//! `po ⊆ hb` for the C11 ones), so the enumeration applies it instead of
+//! building candidates every model would reject: per location it keeps the
+//! `rf`/`co` choices that pass uniproc there, and takes the product over
+//! locations. Within a location it never lets a read read from a write
+//! later in its own thread (CoRW; for an RMW, from its own write) nor
+//! orders one thread's writes against program order (CoWW).
+
+use super::execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, Mode};
+use super::paths::{fence_mode, PathEnd, PathOp, Paths, ThreadPath};
+use super::relation::{Relation, MAX_EVENTS};
+use crate::ir::{Program, ThreadId, ThreadKind, Value};
+use crate::outcome::FailureKind;
+
+/// A skeleton and what its threads ended with.
+#[derive(Clone, Debug)]
+pub(crate) struct Skeleton {
+    /// `rf` and `co` empty.
+    pub exec: Execution,
+    /// Final registers per thread; `None` for a thread never started.
+    pub regs: Vec<Option<Vec<Value>>>,
+    /// The ways threads of this skeleton failed (a thread failing ends it).
+    pub failures: Vec<FailureKind>,
+}
+
+/// Counters of an enumeration.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Enumerated {
+    pub candidates: u64,
+    /// The candidate bound was reached.
+    pub truncated: bool,
+}
+
+/// Calls `visit` on every candidate, at most `max` of them.
+pub(crate) fn for_each_candidate(
+    program: &Program,
+    paths: &Paths,
+    max: u64,
+    visit: &mut dyn FnMut(&Execution, &Skeleton),
+) -> Result<Enumerated, AxError> {
+    let mut counters = Enumerated::default();
+    let mut chosen: Vec<Option<&ThreadPath>> = Vec::with_capacity(program.threads.len());
+    choose_paths(program, paths, &mut chosen, &mut |choice| {
+        if counters.truncated || !values_available(program, choice) {
+            return Ok(());
+        }
+        let skeleton = build_skeleton(program, choice)?;
+        enumerate_rf_co(&skeleton, max, &mut counters, visit);
+        Ok(())
+    })?;
+    Ok(counters)
+}
+
+/// Every combination of one path per started thread. A forked thread
+/// starts iff its parent's path contains its fork.
+fn choose_paths<'a>(
+    program: &Program,
+    paths: &'a Paths,
+    chosen: &mut Vec<Option<&'a ThreadPath>>,
+    f: &mut dyn FnMut(&[Option<&'a ThreadPath>]) -> Result<(), AxError>,
+) -> Result<(), AxError> {
+    let t = chosen.len();
+    if t == program.threads.len() {
+        if started_threads_consistent(program, chosen) {
+            return f(chosen);
+        }
+        return Ok(());
+    }
+    let started = match program.threads[t].kind {
+        ThreadKind::TopLevel => Some(true),
+        ThreadKind::Forked { parent, .. } if parent.index() < t => {
+            Some(chosen[parent.index()].is_some_and(|p| forks(p, ThreadId::new(t))))
+        }
+        // A parent numbered after its child: decided at the end.
+        ThreadKind::Forked { .. } => None,
+    };
+    if started != Some(true) {
+        chosen.push(None);
+        choose_paths(program, paths, chosen, f)?;
+        chosen.pop();
+    }
+    if started != Some(false) {
+        for path in &paths.threads[t] {
+            chosen.push(Some(path));
+            choose_paths(program, paths, chosen, f)?;
+            chosen.pop();
+        }
+    }
+    Ok(())
+}
+
+/// Can every read of the chosen paths read its value from some write of
+/// the choice (or the init)? A quick filter before building a skeleton.
+fn values_available(program: &Program, choice: &[Option<&ThreadPath>]) -> bool {
+    let mut written: Vec<(crate::ir::LocId, Value)> = program
+        .locations
+        .iter()
+        .enumerate()
+        .map(|(l, loc)| (crate::ir::LocId::new(l), loc.init))
+        .collect();
+    for path in choice.iter().flatten() {
+        for step in &path.steps {
+            match step.op {
+                PathOp::Write { loc, value, .. } => written.push((loc, value)),
+                PathOp::Update { loc, wrote, .. } => written.push((loc, wrote)),
+                _ => {}
+            }
+        }
+    }
+    written.sort_unstable();
+    choice.iter().flatten().all(|path| {
+        path.steps.iter().all(|step| match step.op {
+            PathOp::Read { loc, value, .. }
+            | PathOp::Update {
+                loc, read: value, ..
+            } => written.binary_search(&(loc, value)).is_ok(),
+            _ => true,
+        })
+    })
+}
+
+fn forks(path: &ThreadPath, child: ThreadId) -> bool {
+    path.steps
+        .iter()
+        .any(|s| matches!(s.op, PathOp::Fork(c) if c == child))
+}
+
+fn started_threads_consistent(program: &Program, chosen: &[Option<&ThreadPath>]) -> bool {
+    program
+        .threads
+        .iter()
+        .enumerate()
+        .all(|(t, code)| match code.kind {
+            ThreadKind::TopLevel => chosen[t].is_some(),
+            ThreadKind::Forked { parent, .. } => {
+                let forked = chosen
+                    .get(parent.index())
+                    .copied()
+                    .flatten()
+                    .is_some_and(|p| forks(p, ThreadId::new(t)));
+                forked == chosen[t].is_some()
+            }
+        })
+}
+
+/// Events, `po`, `asw` and `rmw` of one choice of paths.
+fn build_skeleton(program: &Program, choice: &[Option<&ThreadPath>]) -> Result<Skeleton, AxError> {
+    let mut events: Vec<Event> = program
+        .locations
+        .iter()
+        .enumerate()
+        .map(|(l, loc)| Event {
+            thread: None,
+            instr: None,
+            line: 0,
+            kind: EventKind::Write {
+                loc: crate::ir::LocId::new(l),
+                value: loc.init,
+                access: AccessKind::Plain,
+            },
+            mode: Mode::Na,
+        })
+        .collect();
+    let inits = events.len();
+    // Per thread, the range of its events.
+    let mut ranges: Vec<Option<(usize, usize)>> = Vec::with_capacity(choice.len());
+    let mut rmw_pairs = Vec::new();
+    let mut failures = Vec::new();
+    for (t, path) in choice.iter().enumerate() {
+        let Some(path) = path else {
+            ranges.push(None);
+            continue;
+        };
+        let thread = Some(ThreadId::new(t));
+        let start = events.len();
+        for step in &path.steps {
+            let ev = |kind, mode| Event {
+                thread,
+                instr: Some(step.instr),
+                line: step.line,
+                kind,
+                mode,
+            };
+            match step.op {
+                PathOp::Read {
+                    loc,
+                    value,
+                    mode,
+                    access,
+                } => events.push(ev(EventKind::Read { loc, value, access }, mode)),
+                PathOp::Write { loc, value, mode } => events.push(ev(
+                    EventKind::Write {
+                        loc,
+                        value,
+                        access: AccessKind::Plain,
+                    },
+                    mode,
+                )),
+                PathOp::Update {
+                    loc,
+                    read,
+                    wrote,
+                    read_mode,
+                    write_mode,
+                } => {
+                    rmw_pairs.push((events.len(), events.len() + 1));
+                    events.push(ev(
+                        EventKind::Read {
+                            loc,
+                            value: read,
+                            access: AccessKind::Update,
+                        },
+                        read_mode,
+                    ));
+                    events.push(ev(
+                        EventKind::Write {
+                            loc,
+                            value: wrote,
+                            access: AccessKind::Update,
+                        },
+                        write_mode,
+                    ));
+                }
+                PathOp::Fence(kind) => events.push(ev(EventKind::Fence(kind), fence_mode(kind))),
+                PathOp::Fork(child) => events.push(ev(EventKind::Fork { child }, Mode::Na)),
+                PathOp::Join(child) => events.push(ev(EventKind::Join { child }, Mode::Na)),
+            }
+        }
+        if let PathEnd::Failed(kind) = &path.end {
+            failures.push(kind.clone());
+        }
+        ranges.push(Some((start, events.len())));
+    }
+    let n = events.len();
+    if n > MAX_EVENTS {
+        return Err(AxError::TooManyEvents {
+            events: n,
+            max: MAX_EVENTS,
+        });
+    }
+    let mut po = Relation::new(n);
+    let mut asw = Relation::new(n);
+    let mut rmw = Relation::new(n);
+    for &(start, end) in ranges.iter().flatten() {
+        for a in start..end {
+            for b in a + 1..end {
+                po.add_idx(a, b);
+            }
+        }
+    }
+    // asw: the init writes happen before every thread's events.
+    for init in 0..inits {
+        for e in inits..n {
+            asw.add_idx(init, e);
+        }
+    }
+    for (e, event) in events.iter().enumerate() {
+        match event.kind {
+            EventKind::Fork { child } => match ranges.get(child.index()).copied().flatten() {
+                Some((s, end)) if s < end => asw.add_idx(e, s),
+                _ => {}
+            },
+            EventKind::Join { child } => match ranges.get(child.index()).copied().flatten() {
+                Some((s, end)) if s < end => asw.add_idx(end - 1, e),
+                Some(_) => {
+                    // An empty child: it finished right after its fork.
+                    if let Some(fork) = events
+                        .iter()
+                        .position(|f| matches!(f.kind, EventKind::Fork { child: c } if c == child))
+                    {
+                        asw.add_idx(fork, e);
+                    }
+                }
+                // Joining a thread that never started waits forever.
+                None => failures.push(FailureKind::Deadlock),
+            },
+            _ => {}
+        }
+    }
+    for (r, w) in rmw_pairs {
+        rmw.add_idx(r, w);
+    }
+    // Threads joining each other in a circle wait forever.
+    if po.union(&asw).acyclic().is_err() && !failures.contains(&FailureKind::Deadlock) {
+        failures.push(FailureKind::Deadlock);
+    }
+    let regs = choice.iter().map(|p| p.map(|p| p.regs.clone())).collect();
+    Ok(Skeleton {
+        exec: Execution {
+            events,
+            po,
+            rf: Relation::new(n),
+            co: Relation::new(n),
+            asw,
+            rmw,
+            sc: None,
+        },
+        regs,
+        failures,
+    })
+}
+
+/// The `rf` and `co` edges of one location in one candidate.
+struct LocChoice {
+    rf: Vec<(usize, usize)>,
+    co: Vec<(usize, usize)>,
+}
+
+/// Every `rf` and `co` of a skeleton: per location, the choices that pass
+/// uniproc on that location, then their product.
+fn enumerate_rf_co(
+    skeleton: &Skeleton,
+    max: u64,
+    counters: &mut Enumerated,
+    visit: &mut dyn FnMut(&Execution, &Skeleton),
+) {
+    let ex = &skeleton.exec;
+    let mut locs: Vec<_> = ex.events.iter().filter_map(Event::loc).collect();
+    locs.sort();
+    locs.dedup();
+    let mut per_loc: Vec<Vec<LocChoice>> = Vec::with_capacity(locs.len());
+    for loc in locs {
+        let events: Vec<usize> = (0..ex.len())
+            .filter(|&e| ex.events[e].loc() == Some(loc))
+            .collect();
+        match location_choices(ex, &events, max) {
+            Some(choices) if !choices.is_empty() => per_loc.push(choices),
+            Some(_) => return,
+            None => {
+                counters.truncated = true;
+                return;
+            }
+        }
+    }
+    let mut idx = vec![0usize; per_loc.len()];
+    loop {
+        if counters.candidates >= max {
+            counters.truncated = true;
+            return;
+        }
+        counters.candidates += 1;
+        let mut exec = ex.clone();
+        for (l, choices) in per_loc.iter().enumerate() {
+            let choice = &choices[idx[l]];
+            for &(w, r) in &choice.rf {
+                exec.rf.add_idx(w, r);
+            }
+            for &(a, b) in &choice.co {
+                exec.co.add_idx(a, b);
+            }
+        }
+        visit(&exec, skeleton);
+        if !step(&mut idx, |l| per_loc[l].len()) {
+            return;
+        }
+    }
+}
+
+/// The `rf`/`co` choices of one location (its events `events`) that
+/// satisfy uniproc there, `acyclic(po-loc | rf | co | fr)`: every model
+/// requires it (the hardware models as an axiom, the C11 models through
+/// coherence with `po ⊆ hb`). `None` when there are more than `max`.
+fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<LocChoice>> {
+    let n = ex.len();
+    let mut reads: Vec<(usize, Vec<usize>)> = Vec::new();
+    let writes: Vec<usize> = events
+        .iter()
+        .copied()
+        .filter(|&w| ex.events[w].is_write())
+        .collect();
+    for &r in events {
+        let ev = &ex.events[r];
+        if !ev.is_read() {
+            continue;
+        }
+        let sources: Vec<usize> = writes
+            .iter()
+            .copied()
+            // CoRW: never from a write later in the same thread.
+            .filter(|&w| ex.events[w].value() == ev.value() && !ex.po.has(r, w))
+            .collect();
+        if sources.is_empty() {
+            return Some(Vec::new());
+        }
+        reads.push((r, sources));
+    }
+    // The init write (thread None) comes first in `writes`.
+    let (init, rest) = match writes.split_first() {
+        Some((i, rest)) if ex.events[*i].thread.is_none() => (Some(*i), rest.to_vec()),
+        _ => (None, writes.clone()),
+    };
+    let mut perms = Vec::new();
+    permutations(
+        &rest,
+        &mut Vec::new(),
+        &mut vec![false; rest.len()],
+        &ex.po,
+        &mut perms,
+    );
+    let orders: Vec<Vec<usize>> = perms
+        .into_iter()
+        .map(|p| init.into_iter().chain(p).collect())
+        .collect();
+    let set = events
+        .iter()
+        .fold(0u128, |acc, &e| acc | super::relation::single(e));
+    let po_loc = ex.po.restrict(set, set);
+    let mut out = Vec::new();
+    let mut tried = 0u64;
+    let mut rf_idx = vec![0usize; reads.len()];
+    loop {
+        for order in &orders {
+            tried += 1;
+            if tried > max {
+                return None;
+            }
+            let mut rf = Relation::new(n);
+            let mut co = Relation::new(n);
+            let rf_pairs: Vec<(usize, usize)> = reads
+                .iter()
+                .zip(&rf_idx)
+                .map(|((r, sources), &i)| (sources[i], *r))
+                .collect();
+            for &(w, r) in &rf_pairs {
+                rf.add_idx(w, r);
+            }
+            let mut co_pairs = Vec::new();
+            for (i, &a) in order.iter().enumerate() {
+                for &b in &order[i + 1..] {
+                    co.add_idx(a, b);
+                    co_pairs.push((a, b));
+                }
+            }
+            let fr = rf.inverse().seq(&co);
+            let uniproc = po_loc.union(&rf).union(&co).union(&fr);
+            if uniproc.acyclic().is_ok() {
+                out.push(LocChoice {
+                    rf: rf_pairs,
+                    co: co_pairs,
+                });
+            }
+        }
+        if !step(&mut rf_idx, |i| reads[i].1.len()) {
+            return Some(out);
+        }
+    }
+}
+
+/// Advances a mixed-radix counter (last digit fastest); false when it
+/// wraps around to all zeros.
+fn step(digits: &mut [usize], radix: impl Fn(usize) -> usize) -> bool {
+    for i in (0..digits.len()).rev() {
+        digits[i] += 1;
+        if digits[i] < radix(i) {
+            return true;
+        }
+        digits[i] = 0;
+    }
+    false
+}
+
+/// Every order of `items` that keeps same-thread writes in program order
+/// (CoWW), in lexicographic order of positions.
+fn permutations(
+    items: &[usize],
+    prefix: &mut Vec<usize>,
+    used: &mut Vec<bool>,
+    po: &Relation,
+    out: &mut Vec<Vec<usize>>,
+) {
+    if prefix.len() == items.len() {
+        out.push(prefix.clone());
+        return;
+    }
+    for i in 0..items.len() {
+        if used[i] {
+            continue;
+        }
+        // CoWW: a write may come next only if no unused write precedes it
+        // in program order.
+        let blocked = (0..items.len()).any(|j| !used[j] && j != i && po.has(items[j], items[i]));
+        if blocked {
+            continue;
+        }
+        used[i] = true;
+        prefix.push(items[i]);
+        permutations(items, prefix, used, po, out);
+        prefix.pop();
+        used[i] = false;
+    }
+}
+
+/// The final value of each location in a candidate: its `co`-last write.
+pub(crate) fn final_values(exec: &Execution, locations: usize) -> Vec<Value> {
+    let mut out = vec![0; locations];
+    for (w, ev) in exec.events.iter().enumerate() {
+        if let EventKind::Write { loc, value, .. } = ev.kind {
+            if exec.co.row(w) == 0 && loc.index() < locations {
+                out[loc.index()] = value;
+            }
+        }
+    }
+    out
+}
+
+/// The event ids of a list of indices.
+pub(crate) fn ids(v: &[usize]) -> Vec<EventId> {
+    v.iter().map(|&e| EventId::new(e)).collect()
+}

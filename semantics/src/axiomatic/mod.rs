@@ -1,0 +1,28 @@
+//! The axiomatic engine (MODELS.md 4): candidate executions of a loop-free
+//! program, checked against the axioms of `ax.sc`, `ax.tso`, `ax.pso`,
+//! `ax.pslo`, `ax.c11`, `ax.rc11`, `ax.c11r` and `ax.c11t`.
+//!
+//! The pipeline: [`unroll`] (when asked), the compilation mapping for the
+//! hardware models, thread paths over value domains (`paths`), candidates
+//! (`candidates`), the axioms (`hardware`, `c11`, `sc_order`) written with a
+//! small relation algebra (`relation`), and the summary (`run`).
+
+mod c11;
+mod candidates;
+mod dot;
+mod execution;
+mod hardware;
+mod paths;
+mod relation;
+mod run;
+mod sc_order;
+mod unroll;
+
+pub use dot::to_dot;
+pub use execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, Mode, Rejection};
+pub use relation::{Relation, MAX_EVENTS};
+pub use run::{
+    check, consistent_executions, prepare, run_axiomatic, visit_consistent, AxOptions, AxSummary,
+    ExecutionEnd,
+};
+pub use unroll::unroll;

@@ -1,0 +1,423 @@
+//! Thread paths: each thread run on its own with every value its reads may
+//! get (MODELS.md 4: "candidates are built by running each thread with the
+//! values its reads would get, so control flow follows values").
+//!
+//! A read of location `a` may get any value in the *value domain* of `a`:
+//! the init value and every value some store, RMW or CAS of the program
+//! writes to `a`. Written values depend on read values, so the domain is a
+//! fixpoint, computed in rounds: run every thread with the current domains,
+//! add what the writes wrote, repeat. A value whose justification is a chain
+//! of `n` writes appears by round `n`, and a loop-free execution has at most
+//! as many writes as the program has write instructions, so the rounds stop
+//! there even when the fixpoint is infinite (`r = x; x = r + 1` in two
+//! threads).
+//!
+//! Deviation (as herd7): a value that can only be justified by a cycle of
+//! dependencies ("out of thin air") is never generated, so `ax.c11`, which
+//! allows thin-air executions in principle, is only shown those whose
+//! values also have an acyclic justification.
+
+use std::collections::BTreeSet;
+
+use super::execution::{AccessKind, Mode};
+use crate::ir::{
+    thread_of_handle, C11Fence, FenceKind, Instr, InstrId, LocId, Origin, Program, ThreadCode,
+    ThreadId, Value,
+};
+use crate::outcome::FailureKind;
+
+/// What one memory instruction of a path did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PathOp {
+    Read {
+        loc: LocId,
+        value: Value,
+        mode: Mode,
+        access: AccessKind,
+    },
+    Write {
+        loc: LocId,
+        value: Value,
+        mode: Mode,
+    },
+    /// A successful RMW or CAS: a read and a write joined by `rmw`.
+    Update {
+        loc: LocId,
+        read: Value,
+        wrote: Value,
+        read_mode: Mode,
+        write_mode: Mode,
+    },
+    Fence(FenceKind),
+    Fork(ThreadId),
+    Join(ThreadId),
+}
+
+/// A memory instruction of a path, with where it came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PathStep {
+    pub instr: InstrId,
+    pub line: u32,
+    pub op: PathOp,
+}
+
+/// How a thread path ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PathEnd {
+    Finished,
+    /// A failed assert, a division by zero or a bad join handle: the thread
+    /// stops there.
+    Failed(FailureKind),
+}
+
+/// One way a thread can run, given the values its reads get.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ThreadPath {
+    pub steps: Vec<PathStep>,
+    /// The registers when the thread stopped.
+    pub regs: Vec<Value>,
+    pub end: PathEnd,
+}
+
+/// The paths of every thread, and what cut the enumeration.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Paths {
+    /// Per thread, in a deterministic order (reads try values in increasing
+    /// order).
+    pub threads: Vec<Vec<ThreadPath>>,
+    /// Some path failed an `assume` that loop unrolling added: executions
+    /// needing more iterations were discarded.
+    pub unroll_cut: bool,
+    /// The path count exceeded the bound and enumeration stopped.
+    pub truncated: bool,
+}
+
+/// The value domain of every location (see the module docs).
+pub(crate) fn value_domains(program: &Program, max_paths: u64) -> Vec<BTreeSet<Value>> {
+    let mut domains: Vec<BTreeSet<Value>> = program
+        .locations
+        .iter()
+        .map(|l| BTreeSet::from([l.init]))
+        .collect();
+    let writers = program
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .filter(|i| {
+            matches!(
+                i.instr,
+                Instr::Store { .. } | Instr::Rmw { .. } | Instr::Cas { .. }
+            )
+        })
+        .count();
+    for _round in 0..writers {
+        let mut grew = false;
+        for (t, code) in program.threads.iter().enumerate() {
+            let tid = ThreadId::new(t);
+            let mut paths = Vec::new();
+            let mut budget = max_paths;
+            let mut cut = false;
+            run_thread(code, tid, &domains, &mut paths, &mut budget, &mut cut);
+            for path in &paths {
+                for step in &path.steps {
+                    let written = match step.op {
+                        PathOp::Write { loc, value, .. } => Some((loc, value)),
+                        PathOp::Update { loc, wrote, .. } => Some((loc, wrote)),
+                        _ => None,
+                    };
+                    if let Some((loc, v)) = written {
+                        grew |= domains[loc.index()].insert(v);
+                    }
+                }
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    domains
+}
+
+/// Every path of every thread under `domains`, at most `max_paths` per
+/// thread.
+pub(crate) fn thread_paths(
+    program: &Program,
+    domains: &[BTreeSet<Value>],
+    max_paths: u64,
+) -> Paths {
+    let mut out = Paths::default();
+    for (t, code) in program.threads.iter().enumerate() {
+        let mut paths = Vec::new();
+        let mut budget = max_paths;
+        run_thread(
+            code,
+            ThreadId::new(t),
+            domains,
+            &mut paths,
+            &mut budget,
+            &mut out.unroll_cut,
+        );
+        out.truncated |= budget == 0;
+        out.threads.push(paths);
+    }
+    out
+}
+
+/// A partial run: where it is and what it has done.
+#[derive(Clone)]
+struct Run {
+    pc: usize,
+    regs: Vec<Value>,
+    steps: Vec<PathStep>,
+}
+
+/// Runs one thread from its start, branching at every read over the
+/// domain of its location, appending each complete path to `out`.
+fn run_thread(
+    code: &ThreadCode,
+    tid: ThreadId,
+    domains: &[BTreeSet<Value>],
+    out: &mut Vec<ThreadPath>,
+    budget: &mut u64,
+    unroll_cut: &mut bool,
+) {
+    let mut stack = vec![Run {
+        pc: 0,
+        regs: vec![0; code.regs.len()],
+        steps: Vec::new(),
+    }];
+    while let Some(run) = stack.pop() {
+        if *budget == 0 {
+            return;
+        }
+        let mut branches = Vec::new();
+        match advance(code, tid, domains, run, &mut branches) {
+            Advance::Done(path) => {
+                *budget -= 1;
+                out.push(path);
+            }
+            Advance::Discarded { by_unroll } => *unroll_cut |= by_unroll,
+            // Pushed in reverse so the smallest value is explored first.
+            Advance::Branch => stack.extend(branches.into_iter().rev()),
+        }
+    }
+}
+
+enum Advance {
+    Done(ThreadPath),
+    Discarded { by_unroll: bool },
+    Branch,
+}
+
+/// Runs `run` until it ends or reaches a read; at a read, pushes one
+/// continuation per value of the domain.
+fn advance(
+    code: &ThreadCode,
+    tid: ThreadId,
+    domains: &[BTreeSet<Value>],
+    mut run: Run,
+    branches: &mut Vec<Run>,
+) -> Advance {
+    let failed = |run: Run, kind: FailureKind| {
+        Advance::Done(ThreadPath {
+            steps: run.steps,
+            regs: run.regs,
+            end: PathEnd::Failed(kind),
+        })
+    };
+    loop {
+        let Some(ins) = code.code.get(run.pc) else {
+            // Falling off the end (an invariant the front end keeps) ends
+            // the thread like `End`.
+            return Advance::Done(ThreadPath {
+                steps: run.steps,
+                regs: run.regs,
+                end: PathEnd::Finished,
+            });
+        };
+        let here = InstrId::new(run.pc);
+        let div0 = FailureKind::DivisionByZero {
+            thread: tid,
+            instr: here,
+        };
+        let step = |op| PathStep {
+            instr: here,
+            line: ins.line,
+            op,
+        };
+        run.pc += 1;
+        match &ins.instr {
+            Instr::Assign { dst, val } => match val.eval(&run.regs) {
+                Ok(v) => run.regs[dst.index()] = v,
+                Err(_) => return failed(run, div0),
+            },
+            Instr::Branch { cond, target } => match cond.eval(&run.regs) {
+                Ok(0) => run.pc = target.index(),
+                Ok(_) => {}
+                Err(_) => return failed(run, div0),
+            },
+            Instr::Jump { target } => run.pc = target.index(),
+            Instr::Assert { cond } => match cond.eval(&run.regs) {
+                Ok(0) => {
+                    return failed(
+                        run,
+                        FailureKind::Assert {
+                            thread: tid,
+                            instr: here,
+                        },
+                    )
+                }
+                Ok(_) => {}
+                Err(_) => return failed(run, div0),
+            },
+            Instr::Assume { cond } => match cond.eval(&run.regs) {
+                Ok(0) => {
+                    return Advance::Discarded {
+                        by_unroll: ins.origin == Origin::Unroll,
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => return failed(run, div0),
+            },
+            Instr::End => {
+                return Advance::Done(ThreadPath {
+                    steps: run.steps,
+                    regs: run.regs,
+                    end: PathEnd::Finished,
+                })
+            }
+            Instr::Fence { kind } => run.steps.push(step(PathOp::Fence(*kind))),
+            Instr::Fork { dst, child } => {
+                run.regs[dst.index()] = crate::ir::handle_of(*child);
+                run.steps.push(step(PathOp::Fork(*child)));
+            }
+            Instr::Join { handle } => match thread_of_handle(run.regs[handle.index()]) {
+                Some(child) => run.steps.push(step(PathOp::Join(child))),
+                None => {
+                    return failed(
+                        run,
+                        FailureKind::BadHandle {
+                            thread: tid,
+                            instr: here,
+                        },
+                    )
+                }
+            },
+            Instr::Store { loc, val, ord } => match val.eval(&run.regs) {
+                Ok(value) => run.steps.push(step(PathOp::Write {
+                    loc: *loc,
+                    value,
+                    mode: write_mode(*ord),
+                })),
+                Err(_) => return failed(run, div0),
+            },
+            Instr::Load { dst, loc, ord } => {
+                for &value in &domains[loc.index()] {
+                    let mut next = run.clone();
+                    next.regs[dst.index()] = value;
+                    next.steps.push(step(PathOp::Read {
+                        loc: *loc,
+                        value,
+                        mode: read_mode(*ord),
+                        access: AccessKind::Plain,
+                    }));
+                    branches.push(next);
+                }
+                return Advance::Branch;
+            }
+            Instr::Rmw {
+                dst,
+                loc,
+                op,
+                operand,
+                ord,
+            } => {
+                let operand = match operand.eval(&run.regs) {
+                    Ok(v) => v,
+                    Err(_) => return failed(run, div0),
+                };
+                for &read in &domains[loc.index()] {
+                    let mut next = run.clone();
+                    next.regs[dst.index()] = read;
+                    next.steps.push(step(PathOp::Update {
+                        loc: *loc,
+                        read,
+                        wrote: op.apply(read, operand),
+                        read_mode: read_mode(ord.read_part()),
+                        write_mode: write_mode(ord.write_part()),
+                    }));
+                    branches.push(next);
+                }
+                return Advance::Branch;
+            }
+            Instr::Cas {
+                dst,
+                loc,
+                expected,
+                desired,
+                ord,
+                fail,
+            } => {
+                let (expected, desired) = match (expected.eval(&run.regs), desired.eval(&run.regs))
+                {
+                    (Ok(e), Ok(d)) => (e, d),
+                    _ => return failed(run, div0),
+                };
+                for &read in &domains[loc.index()] {
+                    let mut next = run.clone();
+                    next.regs[dst.index()] = read;
+                    let op = if read == expected {
+                        PathOp::Update {
+                            loc: *loc,
+                            read,
+                            wrote: desired,
+                            read_mode: read_mode(ord.read_part()),
+                            write_mode: write_mode(ord.write_part()),
+                        }
+                    } else {
+                        PathOp::Read {
+                            loc: *loc,
+                            value: read,
+                            mode: read_mode(*fail),
+                            access: AccessKind::FailedCas,
+                        }
+                    };
+                    next.steps.push(step(op));
+                    branches.push(next);
+                }
+                return Advance::Branch;
+            }
+        }
+    }
+}
+
+fn read_mode(ord: crate::ir::ReadOrd) -> Mode {
+    use crate::ir::ReadOrd;
+    match ord {
+        ReadOrd::Na => Mode::Na,
+        ReadOrd::Rlx => Mode::Rlx,
+        ReadOrd::Acq => Mode::Acq,
+        ReadOrd::Sc => Mode::Sc,
+    }
+}
+
+fn write_mode(ord: crate::ir::WriteOrd) -> Mode {
+    use crate::ir::WriteOrd;
+    match ord {
+        WriteOrd::Na => Mode::Na,
+        WriteOrd::Rlx => Mode::Rlx,
+        WriteOrd::Rel => Mode::Rel,
+        WriteOrd::Sc => Mode::Sc,
+    }
+}
+
+/// The C11 mode of a fence (hardware barriers have none: `Na`).
+pub(crate) fn fence_mode(kind: FenceKind) -> Mode {
+    match kind {
+        FenceKind::C11(C11Fence::Acq) => Mode::Acq,
+        FenceKind::C11(C11Fence::Rel) => Mode::Rel,
+        FenceKind::C11(C11Fence::AcqRel) => Mode::AcqRel,
+        FenceKind::C11(C11Fence::Sc) => Mode::Sc,
+        FenceKind::Hw(_) => Mode::Na,
+    }
+}

@@ -1,0 +1,22 @@
+//! The operational engine: the thread interpreter, the hardware memory
+//! models (MODELS.md 2) and the explorers, exhaustive and sampled
+//! (ARCHITECTURE.md, "Exploration").
+
+mod dispatch;
+mod exhaustive;
+mod flat;
+mod intern;
+mod interp;
+pub mod models;
+mod rng;
+mod runner;
+mod sample;
+mod schedule;
+mod trace;
+
+pub use dispatch::{buffers_stores, replay_hardware, run_hardware, Run};
+pub use exhaustive::{explore, program_for, ExploreOptions};
+pub use flat::Segs;
+pub use sample::{replay, sample, SampleOptions};
+pub use schedule::Strategy;
+pub use trace::{describe_step, describe_trace};

@@ -1,0 +1,167 @@
+//! Partial store order: RELAXER Fig. 5 (MODELS.md 2.3).
+//!
+//! Memory `m` plus one FIFO store buffer `B[p][a]` of values per thread and
+//! location.
+//! - `storePSO(p,a,v)`: append `v` to `B[p][a]`.
+//! - `loadPSO(p,a)`: the newest value of `B[p][a]` if any, else `m[a]`
+//!   (Fig. 5's code says `getLast`, its prose "oldest": the code is right).
+//! - `storecPSO(p,a)` (internal, when `B[p][a]` is non-empty): its oldest
+//!   value reaches memory.
+//! - `CASPSO` and every RMW on `a`: enabled only when `B[p][a]` is empty;
+//!   stores to other locations may stay buffered across it (SPARC PSO).
+//! - `membarssPSO`, `membarslPSO` and `full`: enabled only when every
+//!   `B[p][*]` is empty; `ll`, `ls` do nothing.
+//! - fork, join and thread end: full barriers, all of `p`'s buffers empty.
+//!
+//! Conservative (sound, not complete): RELAXER's `ss` waits for every
+//! earlier store to reach memory, so it also orders an earlier store before
+//! a later load, which a real `ss` barrier would not. Every behaviour of
+//! this model is a PSO behaviour; a few PSO behaviours with an `ss` between
+//! a store and a later access are missing (MODELS.md 4.1).
+//!
+//! State layout ([`Segs`]): segment 0 is `m`; segment `1 + p * L + a` is
+//! `B[p][a]`, oldest first (`L` locations).
+
+use crate::ir::{LocId, Program, ThreadId, Value};
+use crate::mapping::Target;
+use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
+
+use super::super::flat::Segs;
+use super::common::{pso_barrier, rmw_write, step, update_event, FULL};
+
+/// The PSO model.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pso;
+
+impl MemoryModel for Pso {
+    type State = Segs;
+
+    fn name(&self) -> &'static str {
+        "pso"
+    }
+
+    fn initial(&self, program: &Program) -> Segs {
+        let mem: Vec<Value> = program.locations.iter().map(|l| l.init).collect();
+        let buffers = program.threads.len() * mem.len();
+        let segs: Vec<&[Value]> = std::iter::once(&mem[..])
+            .chain(std::iter::repeat_n(&[][..], buffers))
+            .collect();
+        Segs::from_segments(segs.into_iter())
+    }
+
+    fn perform(&self, s: &Segs, site: Site, op: MemOp, out: &mut Vec<Step<Segs>>) {
+        let p = site.thread;
+        let drain_ok = |drain: bool| !drain || buffers_empty(s, p);
+        match op {
+            MemOp::Load { loc, .. } => out.push(load_pso(s, p, loc)),
+            MemOp::Store { loc, val, .. } => out.push(store_pso(s, p, loc, val)),
+            MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
+                if s.seg(buf(s, p, loc)).is_empty() {
+                    out.push(cas_pso(s, loc, &op));
+                }
+            }
+            MemOp::Fence { kind } => {
+                if drain_ok(pso_barrier(kind).drain) {
+                    out.push(step(None, s.clone(), EventKind::Sync));
+                }
+            }
+            MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+                if drain_ok(FULL.drain) {
+                    out.push(step(None, s.clone(), EventKind::Sync));
+                }
+            }
+        }
+    }
+
+    fn internal(&self, s: &Segs, out: &mut Vec<(Segs, Event)>) {
+        let nloc = s.seg(0).len();
+        for i in 1..s.len() {
+            if !s.seg(i).is_empty() {
+                let (p, a) = ((i - 1) / nloc, (i - 1) % nloc);
+                out.push(storec_pso(s, ThreadId::new(p), LocId::new(a)));
+            }
+        }
+    }
+
+    fn settled(&self, s: &Segs) -> bool {
+        (1..s.len()).all(|i| s.seg(i).is_empty())
+    }
+
+    fn final_value(&self, s: &Segs, loc: LocId) -> Value {
+        s.seg(0)[loc.index()]
+    }
+
+    fn target(&self) -> Option<Target> {
+        Some(Target::Pso)
+    }
+}
+
+/// The segment of `B[p][a]`.
+pub(super) fn buf(s: &Segs, p: ThreadId, a: LocId) -> usize {
+    1 + p.index() * s.seg(0).len() + a.index()
+}
+
+/// Are all of `p`'s buffers empty?
+pub(super) fn buffers_empty(s: &Segs, p: ThreadId) -> bool {
+    let nloc = s.seg(0).len();
+    (0..nloc).all(|a| s.seg(buf(s, p, LocId::new(a))).is_empty())
+}
+
+/// `storePSO(p,a,v)`, RELAXER Fig. 5: `Ba[p][a].addLast(v)`.
+pub(super) fn store_pso(s: &Segs, p: ThreadId, loc: LocId, value: Value) -> Step<Segs> {
+    let next = s.edit(&mut [(
+        buf(s, p, loc),
+        &mut |old: &[Value], out: &mut Vec<Value>| {
+            out.extend_from_slice(old);
+            out.push(value);
+        },
+    )]);
+    step(None, next, EventKind::Write { loc, value })
+}
+
+/// `loadPSO(p,a)`, RELAXER Fig. 5: `Ba[p][a].getLast()` if non-empty, else
+/// `m[a]`.
+fn load_pso(s: &Segs, p: ThreadId, loc: LocId) -> Step<Segs> {
+    let value = match s.seg(buf(s, p, loc)).last() {
+        Some(v) => *v,
+        None => s.seg(0)[loc.index()],
+    };
+    step(Some(value), s.clone(), EventKind::Read { loc, value })
+}
+
+/// `storecPSO(p,a)`, RELAXER Fig. 5: `m[a] = Ba[p][a].removeFirst()`.
+fn storec_pso(s: &Segs, p: ThreadId, loc: LocId) -> (Segs, Event) {
+    let b = buf(s, p, loc);
+    let v = s.seg(b)[0];
+    let next = s.edit(&mut [
+        (0, &mut |m: &[Value], out: &mut Vec<Value>| {
+            out.extend_from_slice(m);
+            out[loc.index()] = v;
+        }),
+        (b, &mut |old: &[Value], out: &mut Vec<Value>| {
+            out.extend_from_slice(&old[1..])
+        }),
+    ]);
+    let kind = EventKind::Commit {
+        thread: p,
+        loc,
+        value: v,
+    };
+    (next, Event::new(kind))
+}
+
+/// `CASPSO(p,a,oldv,newv)`, RELAXER Fig. 5, and every RMW: atomic on
+/// `m[a]` (the caller has checked that `B[p][a]` is empty).
+fn cas_pso(s: &Segs, loc: LocId, op: &MemOp) -> Step<Segs> {
+    let old = s.seg(0)[loc.index()];
+    let wrote = rmw_write(op, old);
+    let next = match wrote {
+        // Segment 0 starts the data, so `out[a]` is `m[a]`.
+        Some(v) => s.edit(&mut [(0, &mut |m: &[Value], out: &mut Vec<Value>| {
+            out.extend_from_slice(m);
+            out[loc.index()] = v;
+        })]),
+        None => s.clone(),
+    };
+    step(Some(old), next, update_event(loc, old, wrote))
+}

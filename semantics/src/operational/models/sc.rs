@@ -1,0 +1,82 @@
+//! Sequential consistency: RELAXER Fig. 3 (MODELS.md 2.1).
+//!
+//! Memory is one array `m` from locations to values. A load returns
+//! `m[a]`, a store sets it, an RMW or CAS reads and writes `m[a]` in one
+//! step (a failed CAS writes nothing); fences, forks, joins and thread ends
+//! do nothing to memory. Every step happens at once, so there are no
+//! internal steps and memory is always settled.
+//!
+//! Exact: every interleaving of the threads' accesses is an execution, and
+//! nothing else is.
+
+use crate::ir::{LocId, Program, Value};
+use crate::mapping::Target;
+use crate::model::{EventKind, MemOp, MemoryModel, Site, Step};
+
+use super::common::{rmw_write, step, update_event};
+
+/// The SC model. Its state is the memory array, indexed by [`LocId`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sc;
+
+impl MemoryModel for Sc {
+    type State = Box<[Value]>;
+
+    fn name(&self) -> &'static str {
+        "sc"
+    }
+
+    fn initial(&self, program: &Program) -> Self::State {
+        program.locations.iter().map(|l| l.init).collect()
+    }
+
+    fn perform(&self, m: &Self::State, _site: Site, op: MemOp, out: &mut Vec<Step<Self::State>>) {
+        match op {
+            MemOp::Load { loc, .. } => out.push(load_sc(m, loc)),
+            MemOp::Store { loc, val, .. } => out.push(store_sc(m, loc, val)),
+            MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => out.push(cas_sc(m, loc, &op)),
+            MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+                out.push(step(None, m.clone(), EventKind::Sync))
+            }
+        }
+    }
+
+    fn internal(&self, _state: &Self::State, _out: &mut Vec<(Self::State, crate::model::Event)>) {}
+
+    fn settled(&self, _state: &Self::State) -> bool {
+        true
+    }
+
+    fn final_value(&self, m: &Self::State, loc: LocId) -> Value {
+        m[loc.index()]
+    }
+
+    fn target(&self) -> Option<Target> {
+        Some(Target::Sc)
+    }
+}
+
+/// `loadSC(p,a)`, RELAXER Fig. 3: return `m[a]`.
+fn load_sc(m: &[Value], loc: LocId) -> Step<Box<[Value]>> {
+    let value = m[loc.index()];
+    step(Some(value), m.into(), EventKind::Read { loc, value })
+}
+
+/// `storeSC(p,a,v)`, RELAXER Fig. 3: `m[a] = v`.
+fn store_sc(m: &[Value], loc: LocId, value: Value) -> Step<Box<[Value]>> {
+    let mut next: Box<[Value]> = m.into();
+    next[loc.index()] = value;
+    step(None, next, EventKind::Write { loc, value })
+}
+
+/// `CASSC(p,a,oldv,newv)`, RELAXER Fig. 3, and the RMWs: read and write
+/// `m[a]` atomically.
+fn cas_sc(m: &[Value], loc: LocId, op: &MemOp) -> Step<Box<[Value]>> {
+    let old = m[loc.index()];
+    let wrote = rmw_write(op, old);
+    let mut next: Box<[Value]> = m.into();
+    if let Some(v) = wrote {
+        next[loc.index()] = v;
+    }
+    step(Some(old), next, update_event(loc, old, wrote))
+}

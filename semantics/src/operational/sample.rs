@@ -1,0 +1,258 @@
+//! Sampled exploration: `runs` random executions (ARCHITECTURE.md,
+//! "Exploration", `--sample N --seed S`).
+//!
+//! Run `i` draws its random numbers from a generator seeded by `(seed, i)`
+//! alone ([`super::rng::Rng::for_run`]), so it can be replayed by itself
+//! ([`replay`]) and the table does not depend on how runs are spread over
+//! worker threads: runs are computed in parallel and aggregated in index
+//! order. A run follows one path of the same state graph the exhaustive
+//! explorer walks (the interpreter and models are shared), choosing its
+//! moves by a [`Strategy`] (see [`super::schedule`]), and ends in a final
+//! state, a failure, a discard (`assume`, `filter`), a deadlock, or at the
+//! per-run step bound (reported as [`BoundHit::MaxSteps`]).
+//!
+//! The table's rows count the runs ending in each outcome; each row and
+//! failure carries the trace of the first run (lowest index) that reached
+//! it, rebuilt by replaying that run.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+
+use crate::ir::{Program, Value};
+use crate::mapping::Mapping;
+use crate::model::{MemoryModel, Race};
+use crate::outcome::{BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats, Trace};
+
+use super::exhaustive::program_for;
+use super::interp::{Ended, Interp};
+use super::rng::Rng;
+use super::runner::{MoveInfo, Runner, Status};
+use super::schedule::{pick_simple, Delay, Family, Pick, Strategy};
+
+/// Options of sampled exploration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleOptions {
+    /// How many runs (default 1,000).
+    pub runs: u64,
+    /// The session's seed; run `i` is seeded by `(seed, i)`.
+    pub seed: u64,
+    pub strategy: Strategy,
+    /// Moves one run may take before it is cut (default 10,000: litmus
+    /// tests finish in tens of moves; a run this long is spinning).
+    pub max_steps: u64,
+    /// The compilation mapping hardware models apply (MODELS.md 2.5).
+    pub mapping: Mapping,
+}
+
+impl Default for SampleOptions {
+    fn default() -> Self {
+        SampleOptions {
+            runs: 1_000,
+            seed: 0,
+            strategy: Strategy::Uniform,
+            max_steps: 10_000,
+            mapping: Mapping::Standard,
+        }
+    }
+}
+
+/// How one run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum RunEnd {
+    Final {
+        values: Vec<Value>,
+        satisfies: Option<bool>,
+        racy: bool,
+    },
+    Failed(FailureKind),
+    Discarded,
+    StepBound,
+}
+
+/// One run's result.
+#[derive(Debug)]
+struct RunResult {
+    end: RunEnd,
+    steps: u64,
+    races: Vec<Race>,
+}
+
+/// Runs `program` `opts.runs` times under `model` and counts the outcomes.
+pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions) -> OutcomeTable {
+    let program = program_for(program, model, opts.mapping);
+    let interp = || Interp::new(&program, model);
+    let results: Vec<RunResult> = (0..opts.runs)
+        .into_par_iter()
+        .map(|i| run_one(interp(), opts, i, None))
+        .collect();
+    let mut rows: BTreeMap<Vec<Value>, (Option<bool>, u64, bool, u64)> = BTreeMap::new();
+    let mut failures: BTreeMap<FailureKind, (u64, u64)> = BTreeMap::new();
+    let mut races: BTreeMap<Race, ()> = BTreeMap::new();
+    let (mut steps, mut cut) = (0u64, 0u64);
+    for (i, r) in results.into_iter().enumerate() {
+        let i = i as u64;
+        steps += r.steps;
+        races.extend(r.races.into_iter().map(|x| (x, ())));
+        match r.end {
+            RunEnd::Final {
+                values,
+                satisfies,
+                racy,
+            } => {
+                let e = rows.entry(values).or_insert((satisfies, 0, true, i));
+                e.1 += 1;
+                e.2 &= racy;
+            }
+            RunEnd::Failed(kind) => failures.entry(kind).or_insert((0, i)).0 += 1,
+            RunEnd::Discarded => {}
+            RunEnd::StepBound => cut += 1,
+        }
+    }
+    let witness = |i: u64| {
+        let mut trace = Trace::default();
+        run_one(interp(), opts, i, Some(&mut trace));
+        trace
+    };
+    OutcomeTable {
+        model: model.name().to_string(),
+        rows: rows
+            .into_iter()
+            .map(|(values, (satisfies, count, racy, first))| OutcomeRow {
+                values,
+                satisfies,
+                count,
+                racy,
+                non_sc: false,
+                witness: Some(witness(first)),
+            })
+            .collect(),
+        failures: failures
+            .into_iter()
+            .map(|(kind, (count, first))| Failure {
+                kind,
+                count,
+                witness: Some(witness(first)),
+            })
+            .collect(),
+        races: races.into_keys().collect(),
+        stats: Stats {
+            states: opts.runs,
+            transitions: steps,
+        },
+        bounds: if cut > 0 {
+            vec![BoundHit::MaxSteps {
+                bound: opts.max_steps,
+                runs: cut,
+            }]
+        } else {
+            vec![]
+        },
+    }
+}
+
+/// The trace of run `index` of the session `opts` describes, and its
+/// outcome when it ended in a final state the filter accepts. `None` when
+/// `index` is not below `opts.runs`.
+pub fn replay<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    opts: &SampleOptions,
+    index: u64,
+) -> Option<(Trace, Option<Vec<Value>>)> {
+    if index >= opts.runs {
+        return None;
+    }
+    let program = program_for(program, model, opts.mapping);
+    let mut trace = Trace::default();
+    let r = run_one(Interp::new(&program, model), opts, index, Some(&mut trace));
+    let values = match r.end {
+        RunEnd::Final { values, .. } => Some(values),
+        _ => None,
+    };
+    Some((trace, values))
+}
+
+/// Run `index`: from the initial state, moves chosen by the strategy until
+/// the run ends.
+fn run_one<M: MemoryModel>(
+    interp: Interp<'_, M>,
+    opts: &SampleOptions,
+    index: u64,
+    trace: Option<&mut Trace>,
+) -> RunResult {
+    let mut rng = Rng::for_run(opts.seed, index);
+    let family = Family::of(interp.model.name());
+    let mut trace = trace;
+    let mut runner = match Runner::start(interp, &mut trace) {
+        Ok(r) => r,
+        Err(e) => {
+            return RunResult {
+                end: ended(e),
+                steps: 0,
+                races: vec![],
+            }
+        }
+    };
+    let mut delay = Delay::new(family, runner.nthreads());
+    let mut moves: Vec<MoveInfo> = Vec::new();
+    let (mut steps, mut waits) = (0u64, 0u64);
+    let end = loop {
+        if runner.is_final() {
+            break match runner.outcome() {
+                Some((values, satisfies)) => RunEnd::Final {
+                    values,
+                    satisfies,
+                    racy: runner.racy,
+                },
+                None => RunEnd::Discarded,
+            };
+        }
+        runner.moves(&mut moves);
+        if moves.is_empty() {
+            break RunEnd::Failed(FailureKind::Deadlock);
+        }
+        if steps >= opts.max_steps || waits >= opts.max_steps {
+            break RunEnd::StepBound;
+        }
+        let choice = match opts.strategy {
+            Strategy::Delay => {
+                let has_move = |t: usize| {
+                    moves.iter().any(|m| {
+                        m.group == super::interp::Group::Thread(crate::ir::ThreadId::new(t))
+                    })
+                };
+                let blocked = |t: usize| runner.running(t) && !has_move(t);
+                match delay.pick(&moves, &blocked, &mut rng) {
+                    Pick::Move(k) => k,
+                    Pick::Wait => {
+                        waits += 1;
+                        continue;
+                    }
+                }
+            }
+            s => pick_simple(s, &moves, &mut rng),
+        };
+        if opts.strategy == Strategy::Delay {
+            delay.taken(&moves[choice], &mut rng);
+        }
+        steps += 1;
+        match runner.take(choice, &mut trace) {
+            Some(Status::Running) => {}
+            Some(Status::Ended(e)) => break ended(e),
+            None => break RunEnd::Failed(FailureKind::Deadlock),
+        }
+    };
+    RunResult {
+        end,
+        steps,
+        races: std::mem::take(&mut runner.races),
+    }
+}
+
+fn ended(e: Ended) -> RunEnd {
+    match e {
+        Ended::Failed(kind) => RunEnd::Failed(kind),
+        Ended::Discarded => RunEnd::Discarded,
+    }
+}

@@ -1,0 +1,188 @@
+//! The command line, as clap sees it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  success: the command did what was asked and found nothing wrong
+  1  a check failed: an expectation did not hold (check), a file is not
+     formatted (fmt --check), a data race was found (races)
+  2  input error: a file that does not parse or fails a static check, an
+     unknown model, an impossible combination of flags
+  3  partial result: a bound (--max-states, --max-candidates, --unroll,
+     --max-steps) cut exploration short; the output says which
+  101 internal error (a bug in relaxlab: please report it)";
+
+/// relaxlab: can this outcome happen under this memory model, and why?
+#[derive(Debug, Parser)]
+#[command(name = "relaxlab", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run litmus tests under an operational or an axiomatic model.
+    Run(RunArgs),
+    /// Verify every `expect` entry of litmus tests.
+    Check(CheckArgs),
+    /// Parse and statically check litmus tests.
+    Parse(ParseArgs),
+    /// Print litmus tests in canonical layout.
+    Fmt(FmtArgs),
+    /// Report the data races of a test under c11r or sc.
+    Races(RacesArgs),
+    /// Measure exploration speed and memory on the benchmark tests.
+    Bench(BenchArgs),
+}
+
+/// Output formats of `run`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// A table for people.
+    Table,
+    /// JSON, one object per run (schema in the book's CLI chapter).
+    Json,
+}
+
+/// `--mapping`: how hardware models treat C11 orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MappingArg {
+    /// The compilation scheme of MODELS.md 2.5 (fences around orders).
+    Standard,
+    /// Ignore memory orders entirely.
+    Plain,
+}
+
+/// `--strategy` of sampled runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// Every enabled choice equally likely.
+    Uniform,
+    /// RELAXER's delay bias: postpone buffer commits with P = 0.5.
+    Delay,
+    /// tsan11's preference for older values: newest 1/2, next 1/4, ...
+    Old,
+}
+
+/// Options shared by the commands that explore.
+#[derive(Debug, Args, Clone)]
+pub struct EngineArgs {
+    /// Memory-model mapping of C11 orders on hardware models.
+    #[arg(long, value_enum)]
+    pub mapping: Option<MappingArg>,
+    /// Worker threads for exhaustive exploration (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Stop exhaustive exploration after storing this many states.
+    #[arg(long)]
+    pub max_states: Option<u64>,
+    /// Unroll loops this many times (axiomatic models need loop-free code).
+    #[arg(long)]
+    pub unroll: Option<u32>,
+    /// Stop the axiomatic engine after this many candidate executions.
+    #[arg(long)]
+    pub max_candidates: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Litmus files, or directories (their `*.litmus` files, recursively).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Operational models, comma separated: sc, tso, pso, pslo, c11r.
+    #[arg(long, short = 'm', value_delimiter = ',')]
+    pub model: Vec<String>,
+    /// Axiomatic models, comma separated: sc, tso, pso, pslo, c11, rc11, c11r, c11t.
+    #[arg(long, short = 'a', value_delimiter = ',')]
+    pub axiomatic: Vec<String>,
+    /// Sample this many random runs instead of exploring exhaustively.
+    #[arg(long)]
+    pub sample: Option<u64>,
+    /// Seed of sampled runs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Scheduling strategy of sampled runs.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Uniform)]
+    pub strategy: StrategyArg,
+    /// Step bound of one sampled run.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_steps: u64,
+    /// Print the trace of sampled run I of seed S (`--replay S:I`).
+    #[arg(long, value_name = "S:I")]
+    pub replay: Option<String>,
+    /// Print a witness trace under every outcome and failure.
+    #[arg(long, short = 'w')]
+    pub witness: bool,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum)]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Litmus files or directories.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Only check the expectations of these models (default: all).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ParseArgs {
+    /// Litmus files or directories.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the lowered program (the IR) instead of a summary.
+    #[arg(long)]
+    pub ir: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Litmus files or directories.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Do not print; exit 1 if a file is not in canonical layout.
+    #[arg(long)]
+    pub check: bool,
+    /// Rewrite the files in place.
+    #[arg(long, conflicts_with = "check")]
+    pub write: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RacesArgs {
+    /// Litmus files or directories.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// c11r (restricted C11 executions) or sc (every SC interleaving).
+    #[arg(long, short = 'm', default_value = "c11r")]
+    pub model: String,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Benchmark tests (default: litmus/bench).
+    pub files: Vec<PathBuf>,
+    /// Models to measure.
+    #[arg(long, short = 'm', value_delimiter = ',', default_value = "tso")]
+    pub model: Vec<String>,
+    /// Worker-thread counts to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    pub jobs: Vec<usize>,
+    #[arg(long)]
+    pub max_states: Option<u64>,
+}

@@ -1,0 +1,173 @@
+//! `relaxlab check`: verify every `expect` entry of litmus files.
+//!
+//! Each model named by a file's expectations runs once; every entry is then
+//! compared with the result. A result cut short by a bound never confirms
+//! an expectation: it fails, saying which bound. Files are checked in
+//! parallel and reported in the order given, one line per file, then
+//! `N passed, N failed`.
+
+use std::collections::BTreeMap;
+
+use miette::IntoDiagnostic;
+use rayon::prelude::*;
+use relaxlab_semantics::ir::{Expectation, ModelKey, Subject, Verdict};
+use relaxlab_semantics::outcome::OutcomeTable;
+
+use super::common;
+use crate::cli::CheckArgs;
+use crate::engine::{self, Settings};
+use crate::exit::{Exit, Outcome};
+use crate::render::table::describe_bound;
+use crate::{files, load, Io};
+
+/// The result of checking one file.
+enum FileResult {
+    /// Every expectation held.
+    Passed { expectations: usize },
+    /// Some did not: one line each.
+    Failed { problems: Vec<String> },
+    /// The file could not be checked at all.
+    Error(miette::Report),
+}
+
+pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
+    let config = common::config()?;
+    let settings = common::settings(&args.engine, &config);
+    let pool = common::pool(&args.engine, &config)?;
+    let only: Option<Vec<ModelKey>> = if args.only.is_empty() {
+        None
+    } else {
+        let mut keys = Vec::new();
+        for name in &args.only {
+            match ModelKey::from_name(name) {
+                Some(k) => keys.push(k),
+                None => {
+                    common::op_models(std::slice::from_ref(name))?;
+                }
+            }
+        }
+        Some(keys)
+    };
+    let paths = files::expand(&args.files)?;
+    let results: Vec<(String, FileResult)> = pool.install(|| {
+        paths
+            .par_iter()
+            .map(|path| match files::read(path) {
+                Ok(file) => {
+                    let result = check_file(&file, &settings, only.as_deref());
+                    (file.path, result)
+                }
+                Err(e) => (path.display().to_string(), FileResult::Error(e.into())),
+            })
+            .collect()
+    });
+
+    let (mut passed, mut failed, mut expectations) = (0, 0, 0);
+    let mut exit = Exit::Ok;
+    for (path, result) in results {
+        match result {
+            FileResult::Passed { expectations: n } => {
+                passed += 1;
+                expectations += n;
+                writeln!(io.out, "ok    {path} ({n} expectations)").into_diagnostic()?;
+            }
+            FileResult::Failed { problems } => {
+                failed += 1;
+                exit = exit.max(Exit::CheckFailed);
+                writeln!(io.out, "FAIL  {path}").into_diagnostic()?;
+                for p in problems {
+                    writeln!(io.out, "        {p}").into_diagnostic()?;
+                }
+            }
+            FileResult::Error(report) => {
+                failed += 1;
+                exit = exit.max(Exit::CheckFailed);
+                writeln!(io.out, "FAIL  {path}: cannot be checked").into_diagnostic()?;
+                io.report(&report);
+            }
+        }
+    }
+    writeln!(
+        io.out,
+        "\n{expectations} expectations held in the files that passed"
+    )
+    .into_diagnostic()?;
+    writeln!(io.out, "{passed} passed, {failed} failed").into_diagnostic()?;
+    Ok(exit)
+}
+
+fn check_file(
+    file: &files::SourceFile,
+    settings: &Settings,
+    only: Option<&[ModelKey]>,
+) -> FileResult {
+    let program = match load::program(file) {
+        Ok(p) => p,
+        Err(report) => return FileResult::Error(report),
+    };
+    let mut by_model: BTreeMap<ModelKey, Vec<&Expectation>> = BTreeMap::new();
+    for e in &program.expectations {
+        if only.is_none_or(|keys| keys.contains(&e.model)) {
+            by_model.entry(e.model).or_default().push(e);
+        }
+    }
+    let mut problems = Vec::new();
+    let mut count = 0;
+    for (key, entries) in by_model {
+        if let Err(report) = load::check_model(&program, key, file) {
+            problems.push(format!(
+                "{key}: the program is outside this model: {report}"
+            ));
+            continue;
+        }
+        let table = match engine::run(&program, key, settings) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(format!("{key}: {e}"));
+                continue;
+            }
+        };
+        for e in entries {
+            count += 1;
+            if let Some(problem) = judge(&table, e) {
+                problems.push(problem);
+            }
+        }
+    }
+    if problems.is_empty() {
+        FileResult::Passed {
+            expectations: count,
+        }
+    } else {
+        FileResult::Failed { problems }
+    }
+}
+
+/// What is wrong with one expectation, if anything.
+fn judge(table: &OutcomeTable, e: &Expectation) -> Option<String> {
+    let key = match e.subject {
+        Subject::Condition => e.model.to_string(),
+        Subject::Failure => format!("{}.assert", e.model),
+    };
+    if let Some(bound) = table.bounds.first() {
+        return Some(format!(
+            "{key}: expected {}, but the result is partial: {}",
+            e.verdict,
+            describe_bound(bound)
+        ));
+    }
+    let found = match e.subject {
+        Subject::Condition => match table.verdict() {
+            Some(v) => v,
+            None => return Some(format!("{key}: the test has no final condition to judge")),
+        },
+        Subject::Failure => {
+            if table.fails() {
+                Verdict::Sometimes
+            } else {
+                Verdict::Never
+            }
+        }
+    };
+    (found != e.verdict).then(|| format!("{key}: expected {}, found {found}", e.verdict))
+}

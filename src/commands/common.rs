@@ -1,0 +1,105 @@
+//! What the exploring commands share: settings from flags and
+//! `relaxlab.toml`, model names, the worker pool.
+
+use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel};
+use relaxlab_semantics::mapping::Mapping;
+
+use crate::cli::{EngineArgs, MappingArg};
+use crate::config::Config;
+use crate::engine::Settings;
+
+/// The configuration of the current directory.
+pub fn config() -> Result<Config, miette::Report> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| miette::miette!("cannot read the current directory: {e}"))?;
+    Ok(Config::discover(&cwd)?)
+}
+
+/// Engine settings: flags first, then `relaxlab.toml`, then defaults.
+pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
+    let default = Settings::default();
+    let mapping = match args.mapping.or(config.mapping) {
+        Some(MappingArg::Plain) => Mapping::Plain,
+        Some(MappingArg::Standard) | None => Mapping::Standard,
+    };
+    Settings {
+        mapping,
+        max_states: args
+            .max_states
+            .or(config.max_states)
+            .unwrap_or(default.max_states),
+        max_candidates: args
+            .max_candidates
+            .or(config.max_candidates)
+            .unwrap_or(default.max_candidates),
+        unroll: args.unroll.or(config.unroll),
+        sampling: None,
+    }
+}
+
+/// The rayon pool exploration runs in: `--jobs`, else `jobs` of the
+/// config, else every core.
+pub fn pool(args: &EngineArgs, config: &Config) -> Result<rayon::ThreadPool, miette::Report> {
+    let jobs = args.jobs.or(config.jobs).unwrap_or(0);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| miette::miette!("cannot start {jobs} worker threads: {e}"))
+}
+
+/// An unknown model name.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("unknown {kind} model `{name}`")]
+#[diagnostic(code(relaxlab::model::unknown), help("{help}"))]
+pub struct UnknownModel {
+    kind: &'static str,
+    name: String,
+    help: String,
+}
+
+fn suggestion(name: &str, known: &[&str]) -> String {
+    let close = known
+        .iter()
+        .copied()
+        .filter(|k| strsim::levenshtein(name, k) <= 2)
+        .min_by_key(|k| strsim::levenshtein(name, k));
+    match close {
+        Some(k) => format!("did you mean `{k}`? The models are {}", known.join(", ")),
+        None => format!("the models are {}", known.join(", ")),
+    }
+}
+
+/// Parses `--model` names.
+pub fn op_models(names: &[String]) -> Result<Vec<ModelKey>, UnknownModel> {
+    let known: Vec<&str> = OpModel::ALL.iter().map(|m| m.name()).collect();
+    names
+        .iter()
+        .map(|n| {
+            OpModel::from_name(n)
+                .map(ModelKey::Op)
+                .ok_or_else(|| UnknownModel {
+                    kind: "operational",
+                    name: n.clone(),
+                    help: suggestion(n, &known),
+                })
+        })
+        .collect()
+}
+
+/// Parses `--axiomatic` names (with or without the `ax.` prefix).
+pub fn ax_models(names: &[String]) -> Result<Vec<ModelKey>, UnknownModel> {
+    let known: Vec<&str> = AxModel::ALL.iter().map(|m| m.name()).collect();
+    names
+        .iter()
+        .map(|n| {
+            let bare = n.strip_prefix("ax.").unwrap_or(n);
+            AxModel::from_name(bare)
+                .map(ModelKey::Ax)
+                .ok_or_else(|| UnknownModel {
+                    kind: "axiomatic",
+                    name: n.clone(),
+                    help: suggestion(bare, &known),
+                })
+        })
+        .collect()
+}

@@ -1,0 +1,231 @@
+//! `relaxlab run`: outcome tables under operational and axiomatic models.
+
+use std::time::Instant;
+
+use miette::IntoDiagnostic;
+use relaxlab_semantics::ir::{ModelKey, Program};
+use relaxlab_semantics::operational::Strategy;
+use relaxlab_semantics::outcome::{OutcomeTable, Trace};
+
+use super::common;
+use crate::cli::{Format, RunArgs, StrategyArg};
+use crate::engine::{self, Sampling, Settings};
+use crate::exit::{Exit, Outcome};
+use crate::render::{json, table, trace};
+use crate::{files, load, Io};
+
+/// A flag combination that makes no sense.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum FlagError {
+    #[error("`--replay` expects SEED:INDEX, got `{0}`")]
+    #[diagnostic(
+        code(relaxlab::flags::replay),
+        help("for example `--replay 7:42` replays run 42 of seed 7")
+    )]
+    Replay(String),
+    #[error("`--replay` needs exactly one operational model")]
+    #[diagnostic(code(relaxlab::flags::replay_model), help("pass one `--model`"))]
+    ReplayModel,
+}
+
+fn strategy(s: StrategyArg) -> Strategy {
+    match s {
+        StrategyArg::Uniform => Strategy::Uniform,
+        StrategyArg::Delay => Strategy::Delay,
+        StrategyArg::Old => Strategy::Old,
+    }
+}
+
+pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
+    let config = common::config()?;
+    let mut settings = common::settings(&args.engine, &config);
+    let pool = common::pool(&args.engine, &config)?;
+    let format = args.format.or(config.format).unwrap_or(Format::Table);
+
+    let mut models = common::op_models(&args.model)?;
+    models.extend(common::ax_models(&args.axiomatic)?);
+    if models.is_empty() {
+        let op = config.models.clone().unwrap_or_default();
+        let ax = config.axiomatic.clone().unwrap_or_default();
+        models.extend(common::op_models(&op)?);
+        models.extend(common::ax_models(&ax)?);
+    }
+    if models.is_empty() {
+        models = common::op_models(&["sc".to_string()])?;
+    }
+
+    if let Some(spec) = &args.replay {
+        return replay(args, spec, &models, &settings, io);
+    }
+    if let Some(runs) = args.sample {
+        settings.sampling = Some(Sampling {
+            runs,
+            seed: args.seed,
+            strategy: strategy(args.strategy),
+            max_steps: args.max_steps,
+        });
+    }
+
+    let mut exit = Exit::Ok;
+    let mut json_runs = Vec::new();
+    let mut first = true;
+    for path in files::expand(&args.files)? {
+        let file = files::read(&path)?;
+        let program = match load::program(&file) {
+            Ok(p) => p,
+            Err(report) => {
+                io.report(&report);
+                exit = exit.max(Exit::InputError);
+                continue;
+            }
+        };
+        for &key in &models {
+            if let Err(report) = load::check_model(&program, key, &file) {
+                io.report(&report);
+                exit = exit.max(Exit::InputError);
+                continue;
+            }
+            let started = Instant::now();
+            let ran = engine::program_for(&program, key, &settings);
+            let table = match pool.install(|| engine::run(&program, key, &settings)) {
+                Ok(t) => t,
+                Err(e) => {
+                    io.report(&miette::Report::new(e));
+                    exit = exit.max(Exit::InputError);
+                    continue;
+                }
+            };
+            let elapsed = started.elapsed();
+            if !table.complete() {
+                exit = exit.max(Exit::Partial);
+            }
+            let mode = mode(key, &settings);
+            match format {
+                Format::Table => {
+                    if !first {
+                        writeln!(io.out).into_diagnostic()?;
+                    }
+                    first = false;
+                    write!(
+                        io.out,
+                        "{}",
+                        render_table(&ran, key, &table, mode, args.witness)
+                    )
+                    .into_diagnostic()?;
+                    if args.engine.jobs.is_none()
+                        && std::io::IsTerminal::is_terminal(&std::io::stderr())
+                    {
+                        let _ = writeln!(io.err, "  ({} in {:.2?})", table.model, elapsed);
+                    }
+                }
+                Format::Json => {
+                    json_runs.push(json::run(&file.path, &ran, key, &table, mode, args.witness))
+                }
+            }
+        }
+    }
+    if format == Format::Json {
+        serde_json::to_writer_pretty(&mut *io.out, &json_runs).into_diagnostic()?;
+        writeln!(io.out).into_diagnostic()?;
+    }
+    Ok(exit)
+}
+
+/// How a table under `key` was produced.
+pub fn mode(key: ModelKey, settings: &Settings) -> table::Mode {
+    match (key, settings.sampling) {
+        (ModelKey::Ax(_), _) => table::Mode::Axiomatic,
+        (ModelKey::Op(_), Some(s)) => table::Mode::Sampled {
+            runs: s.runs,
+            seed: s.seed,
+        },
+        (ModelKey::Op(_), None) => table::Mode::Exhaustive,
+    }
+}
+
+/// The table of one run of `ran`, the program the model ran (after the
+/// mapping, so inserted fences show in witnesses).
+pub fn render_table(
+    ran: &Program,
+    key: ModelKey,
+    table: &OutcomeTable,
+    mode: table::Mode,
+    witness: bool,
+) -> String {
+    let render_trace = |t: &Trace| trace::lines(ran, key, t);
+    table::render(
+        ran,
+        table,
+        mode,
+        witness.then_some(&render_trace as &dyn Fn(&Trace) -> Vec<String>),
+    )
+}
+
+fn replay(
+    args: &RunArgs,
+    spec: &str,
+    models: &[ModelKey],
+    settings: &Settings,
+    io: &mut Io<'_>,
+) -> Outcome {
+    let (seed, index) = spec
+        .split_once(':')
+        .and_then(|(s, i)| Some((s.parse::<u64>().ok()?, i.parse::<u64>().ok()?)))
+        .ok_or_else(|| FlagError::Replay(spec.to_string()))?;
+    let [key @ ModelKey::Op(_)] = models else {
+        return Err(FlagError::ReplayModel.into());
+    };
+    let sampling = Sampling {
+        runs: index + 1,
+        seed,
+        strategy: strategy(args.strategy),
+        max_steps: args.max_steps,
+    };
+    let settings = Settings {
+        sampling: Some(sampling),
+        ..settings.clone()
+    };
+    let mut exit = Exit::Ok;
+    for path in files::expand(&args.files)? {
+        let file = files::read(&path)?;
+        let program = match load::program(&file) {
+            Ok(p) => p,
+            Err(report) => {
+                io.report(&report);
+                exit = exit.max(Exit::InputError);
+                continue;
+            }
+        };
+        load::check_model(&program, *key, &file)?;
+        let ran = engine::program_for(&program, *key, &settings);
+        let Some((trace, outcome)) = engine::replay(&program, *key, &settings, index)? else {
+            continue;
+        };
+        writeln!(
+            io.out,
+            "{} under {}: run {index} of seed {seed} ({:?} strategy)",
+            program.name, key, args.strategy
+        )
+        .into_diagnostic()?;
+        for line in trace::lines(&ran, *key, &trace) {
+            writeln!(io.out, "    {line}").into_diagnostic()?;
+        }
+        match outcome {
+            Some(values) => {
+                let cells: Vec<String> = program
+                    .observed
+                    .iter()
+                    .zip(&values)
+                    .map(|(o, v)| format!("{}={v}", program.observable_name(*o)))
+                    .collect();
+                writeln!(io.out, "  outcome: {}", cells.join(" ")).into_diagnostic()?;
+            }
+            None => writeln!(
+                io.out,
+                "  no outcome (the run failed, was discarded or hit --max-steps)"
+            )
+            .into_diagnostic()?,
+        }
+    }
+    Ok(exit)
+}

@@ -1,0 +1,38 @@
+//! Exit codes (documented in `relaxlab --help` and the README).
+
+use std::process::ExitCode;
+
+/// How a command ended. Ordered by severity: when a command processes
+/// several files, it exits with the most severe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// 0: success.
+    Ok,
+    /// 1: an expectation failed, a file is not formatted, a race was found.
+    CheckFailed,
+    /// 3: a bound cut a result short.
+    Partial,
+    /// 2: bad input (a file with a static error, an unknown model, bad flags).
+    InputError,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::CheckFailed => 1,
+            Exit::InputError => 2,
+            Exit::Partial => 3,
+        }
+    }
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        ExitCode::from(e.code())
+    }
+}
+
+/// What a command returns: its exit status, or an error that stops it
+/// (reported as an input error).
+pub type Outcome = Result<Exit, miette::Report>;

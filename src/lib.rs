@@ -1,0 +1,84 @@
+//! The relaxlab command line as a library: `main` is a thin wrapper around
+//! [`run_cli`], so integration tests and the book's output generator run
+//! exactly what users run, in-process.
+//!
+//! This crate is the only place that prints (ARCHITECTURE.md, invariant 1).
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod engine;
+pub mod exit;
+pub mod files;
+pub mod load;
+pub mod render;
+
+use std::io::Write;
+
+use clap::Parser;
+
+pub use exit::Exit;
+
+/// Where a command writes: standard output and standard error, or buffers
+/// in tests.
+pub struct Io<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+}
+
+impl std::fmt::Debug for Io<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Io")
+    }
+}
+
+impl Io<'_> {
+    /// Prints a diagnostic on the error stream.
+    pub fn report(&mut self, report: &miette::Report) {
+        let _ = writeln!(self.err, "{report:?}");
+    }
+}
+
+/// Runs relaxlab with `args` (the first is the program name) and returns
+/// its exit status.
+pub fn run_cli<I, T>(args: I, io: &mut Io<'_>) -> Exit
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                Exit::InputError
+            } else {
+                Exit::Ok
+            };
+            let _ = write!(
+                if e.use_stderr() {
+                    &mut *io.err
+                } else {
+                    &mut *io.out
+                },
+                "{}",
+                e.render()
+            );
+            return code;
+        }
+    };
+    let result = match &cli.command {
+        cli::Command::Run(a) => commands::run::run(a, io),
+        cli::Command::Check(a) => commands::check::check(a, io),
+        cli::Command::Parse(a) => commands::parse::parse(a, io),
+        cli::Command::Fmt(a) => commands::fmt::fmt(a, io),
+        cli::Command::Races(a) => commands::races::races(a, io),
+        cli::Command::Bench(a) => commands::bench::bench(a, io),
+    };
+    match result {
+        Ok(exit) => exit,
+        Err(report) => {
+            io.report(&report);
+            Exit::InputError
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! From a file on disk to a checked program, with diagnostics that carry
+//! their source.
+//!
+//! A file is read as relaxlab's own language, or, when its first token is
+//! `C` or `X86`, as a herd7 test: the importer translates it to relaxlab
+//! text first (`relaxlab_grammar::herd`), and that text is parsed. Errors
+//! of the importer point into the herd text; errors found after
+//! translation point into the translation, which is named as such.
+
+use miette::{NamedSource, Report};
+use relaxlab_grammar::herd::{self, Dialect};
+use relaxlab_semantics::ir::{ModelKey, Program};
+
+use crate::files::SourceFile;
+
+/// The relaxlab text of a file: the file itself, or its translation.
+pub fn relaxlab_text(file: &SourceFile) -> Result<(String, String), Report> {
+    match herd::detect(&file.text) {
+        Dialect::Relaxlab => Ok((file.path.clone(), file.text.clone())),
+        Dialect::HerdC | Dialect::HerdX86 => herd::translate(&file.text)
+            .map(|text| (format!("{} (translated from herd7)", file.path), text))
+            .map_err(|e| {
+                Report::new(e).with_source_code(NamedSource::new(&file.path, file.text.clone()))
+            }),
+    }
+}
+
+/// Parses and lowers a file; the error renders with its source.
+pub fn program(file: &SourceFile) -> Result<Program, Report> {
+    let (name, text) = relaxlab_text(file)?;
+    relaxlab_grammar::load(&text)
+        .map_err(|e| Report::new(e).with_source_code(NamedSource::new(name, text)))
+}
+
+/// The file in canonical relaxlab layout (a herd test is translated).
+pub fn format(file: &SourceFile) -> Result<String, Report> {
+    let (name, text) = relaxlab_text(file)?;
+    relaxlab_grammar::parse(&text)
+        .map(|ast| relaxlab_grammar::format(&ast))
+        .map_err(|e| Report::new(e).with_source_code(NamedSource::new(name, text)))
+}
+
+/// Refuses a program the model cannot take (LANGUAGE.md: mixed atomic and
+/// non-atomic accesses, hardware barriers under the C11 models).
+pub fn check_model(program: &Program, key: ModelKey, file: &SourceFile) -> Result<(), Report> {
+    relaxlab_grammar::check_model(program, key).map_err(|e| {
+        let (name, text) =
+            relaxlab_text(file).unwrap_or_else(|_| (file.path.clone(), file.text.clone()));
+        Report::new(e).with_source_code(NamedSource::new(name, text))
+    })
+}

@@ -1,0 +1,410 @@
+//! herd7's output format, line for line, for `relaxlab run --format herd`.
+//!
+//! ```text
+//! Test SB Allowed
+//! States 4
+//! 0:r0=0; 1:r0=0;
+//! 0:r0=0; 1:r0=1;
+//! 0:r0=1; 1:r0=0;
+//! 0:r0=1; 1:r0=1;
+//! Ok
+//! Witnesses
+//! Positive: 1 Negative: 3
+//! Condition exists (0:r0=0 /\ 1:r0=0)
+//! Observation SB Sometimes 1 3
+//!
+//! ```
+//!
+//! What herd7 does and this module copies:
+//!
+//! 1. The kind of the test follows its quantifier: `exists` is `Allowed`,
+//!    `~exists` `Forbidden`, `forall` `Required`. A relaxlab test without
+//!    a condition is printed as herd's `forall (true)`.
+//! 2. A state lists the observed values (the condition's, then those of
+//!    `locations`/`observe`) in herd's location order: registers first, by
+//!    thread number then register (X86 registers in herd's order `EAX EBX
+//!    ECX EDX ESI EDI EBP ESP`, other names by string comparison), then
+//!    shared locations by name. Registers print as `N:reg=v;` with the
+//!    thread's NUMBER, locations as `[x]=v;` (herd 7.5x brackets global
+//!    locations in C and X86 output alike), values in decimal.
+//! 3. States are sorted as herd's state set sorts them: lexicographically
+//!    by their values in that location order, values compared as signed
+//!    integers.
+//! 4. `Ok`/`No`: `exists P` is Ok when some execution satisfies P,
+//!    `~exists P` when none does, `forall P` when all do.
+//! 5. `Positive`/`Negative` count *executions*: those satisfying the
+//!    condition and those not. For `~exists P` the condition is `~P`, so the
+//!    counts are P's swapped. The `Observation` line always gives P's counts,
+//!    with `Always` (no negative), `Never` (no positive) or `Sometimes`.
+//! 6. The `Condition` line reprints the condition in herd's spelling
+//!    (`0:r0=0`, `[x]=1`, `/\`, `\/`, `~`, `=>`; `!=` as `~(a=v)`).
+//!
+//! Counts come from the rows' `count` field: the axiomatic engine stores
+//! the number of consistent executions per outcome there, as herd counts.
+//! Exhaustive operational runs store 1 per outcome, so for them the
+//! `Positive`/`Negative` figures count *outcomes*, not executions: a state
+//! graph has no notion of "an execution" to count.
+//!
+//! With `show_time_and_hash`, the `Time NAME 0.00` and `Hash=...` lines
+//! follow. The time is always printed as 0.00 so output stays
+//! deterministic, and the hash is a 128-bit FNV-1a digest of the program's
+//! threads, init values and condition, not herd's MD5 of its own
+//! normalised text: equal tests get equal hashes, but they cannot be
+//! compared with herd's.
+
+use std::cmp::Ordering;
+use std::fmt::Write;
+
+use relaxlab_semantics::ir::{CmpOp, Observable, Program, Prop, Quantifier, Value, Verdict};
+use relaxlab_semantics::outcome::OutcomeTable;
+
+/// herd's X86 registers in the order of its register type.
+const X86_REGS: [&str; 8] = ["EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP"];
+
+/// Renders one result as herd7 prints it.
+pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool) -> String {
+    let (quantifier, prop) = match &program.condition {
+        Some(c) => (c.quantifier, c.prop.clone()),
+        None => (Quantifier::Forall, Prop::True),
+    };
+    let kind = match quantifier {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    };
+    let order = herd_order(program);
+    let mut states: Vec<(Vec<Value>, String)> = table
+        .rows
+        .iter()
+        .map(|row| {
+            let key: Vec<Value> = order.iter().map(|&i| row.values[i]).collect();
+            let line = order
+                .iter()
+                .map(|&i| format!("{}={};", herd_name(program, program.observed[i]), row.values[i]))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (key, line)
+        })
+        .collect();
+    states.sort();
+
+    let (mut pos, mut neg) = (0u64, 0u64);
+    for row in &table.rows {
+        if row.satisfies.unwrap_or(true) {
+            pos += row.count;
+        } else {
+            neg += row.count;
+        }
+    }
+    let ok = match quantifier {
+        Quantifier::Exists => pos > 0,
+        Quantifier::NotExists => pos == 0,
+        Quantifier::Forall => neg == 0,
+    };
+    let (wpos, wneg) = match quantifier {
+        Quantifier::NotExists => (neg, pos),
+        _ => (pos, neg),
+    };
+    let observation = match Verdict::from_counts(pos as usize, neg as usize) {
+        Verdict::Never => "Never",
+        Verdict::Sometimes => "Sometimes",
+        Verdict::Always => "Always",
+    };
+    let quant = match quantifier {
+        Quantifier::Exists => "exists",
+        Quantifier::NotExists => "~exists",
+        Quantifier::Forall => "forall",
+    };
+
+    let mut s = String::new();
+    let _ = writeln!(s, "Test {} {kind}", program.name);
+    let _ = writeln!(s, "States {}", states.len());
+    for (_, line) in &states {
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "{}", if ok { "Ok" } else { "No" });
+    let _ = writeln!(s, "Witnesses");
+    let _ = writeln!(s, "Positive: {wpos} Negative: {wneg}");
+    let _ = writeln!(s, "Condition {quant} ({})", prop_text(program, &prop, 0));
+    let _ = writeln!(s, "Observation {} {observation} {pos} {neg}", program.name);
+    if show_time_and_hash {
+        let _ = writeln!(s, "Time {} 0.00", program.name);
+        let _ = writeln!(s, "Hash={:032x}", digest(program));
+    }
+    s.push('\n');
+    s
+}
+
+/// The indices of `program.observed` in herd's location order.
+fn herd_order(program: &Program) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..program.observed.len()).collect();
+    idx.sort_by(|&a, &b| compare(program, program.observed[a], program.observed[b]));
+    idx
+}
+
+/// herd's order of locations: registers (by thread, then register) before
+/// shared locations (by name).
+fn compare(program: &Program, a: Observable, b: Observable) -> Ordering {
+    match (a, b) {
+        (Observable::Reg(ta, ra), Observable::Reg(tb, rb)) => ta.cmp(&tb).then_with(|| {
+            let na = &program.thread(ta).regs[ra.index()];
+            let nb = &program.thread(tb).regs[rb.index()];
+            let rank = |n: &str| X86_REGS.iter().position(|r| *r == n);
+            match (rank(na), rank(nb)) {
+                (Some(x), Some(y)) => x.cmp(&y),
+                _ => na.cmp(nb),
+            }
+        }),
+        (Observable::Reg(..), Observable::Loc(_)) => Ordering::Less,
+        (Observable::Loc(_), Observable::Reg(..)) => Ordering::Greater,
+        (Observable::Loc(x), Observable::Loc(y)) => {
+            program.location(x).name.cmp(&program.location(y).name)
+        }
+    }
+}
+
+/// `N:reg` or `[x]`.
+fn herd_name(program: &Program, o: Observable) -> String {
+    match o {
+        Observable::Reg(t, r) => format!("{}:{}", t.0, program.thread(t).regs[r.index()]),
+        Observable::Loc(l) => format!("[{}]", program.location(l).name),
+    }
+}
+
+/// A proposition in herd's spelling, parenthesised where its context
+/// (binding power `ctx`: 0 `=>`, 1 `\/`, 2 `/\`, 3 `~`) needs it.
+fn prop_text(program: &Program, p: &Prop, ctx: u8) -> String {
+    let wrap = |text: String, own: u8| {
+        if own < ctx {
+            format!("({text})")
+        } else {
+            text
+        }
+    };
+    match p {
+        Prop::True => "true".to_string(),
+        Prop::False => "false".to_string(),
+        Prop::Atom(o, CmpOp::Eq, v) => format!("{}={v}", herd_name(program, *o)),
+        Prop::Atom(o, CmpOp::Ne, v) => format!("~({}={v})", herd_name(program, *o)),
+        Prop::Not(q) => format!("~{}", prop_text(program, q, 4)),
+        Prop::And(a, b) => wrap(
+            format!("{} /\\ {}", prop_text(program, a, 2), prop_text(program, b, 3)),
+            2,
+        ),
+        Prop::Or(a, b) => wrap(
+            format!("{} \\/ {}", prop_text(program, a, 1), prop_text(program, b, 2)),
+            1,
+        ),
+        Prop::Implies(a, b) => wrap(
+            format!("{} => {}", prop_text(program, a, 1), prop_text(program, b, 0)),
+            0,
+        ),
+    }
+}
+
+/// A 128-bit FNV-1a digest of the test's meaning: init values, the text
+/// of every instruction, and the condition.
+fn digest(program: &Program) -> u128 {
+    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013B;
+    let mut h = OFFSET;
+    let mut feed = |s: &str| {
+        for b in s.bytes().chain(std::iter::once(0)) {
+            h ^= u128::from(b);
+            h = h.wrapping_mul(PRIME);
+        }
+    };
+    for l in &program.locations {
+        feed(&format!("{}={}", l.name, l.init));
+    }
+    for t in &program.threads {
+        feed(&t.name);
+        for i in &t.code {
+            feed(&i.text);
+        }
+    }
+    if let Some(c) = &program.condition {
+        feed(&prop_text(program, &c.prop, 0));
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use relaxlab_semantics::ir::{
+        Atomicity, Condition, Instr, Instruction, LocId, Location, Origin, RegId, Span, ThreadCode,
+        ThreadId, ThreadKind,
+    };
+    use relaxlab_semantics::outcome::{OutcomeRow, Stats};
+
+    /// A program with `threads` (name, registers), locations `locs`, the
+    /// condition `cond` and the observed columns `observed`.
+    fn program(
+        threads: &[&[&str]],
+        locs: &[&str],
+        cond: Option<(Quantifier, Prop)>,
+        observed: Vec<Observable>,
+    ) -> Program {
+        let end = Instruction {
+            instr: Instr::End,
+            span: Span::default(),
+            line: 1,
+            text: "end".to_string(),
+            origin: Origin::Source,
+        };
+        Program {
+            name: "T".to_string(),
+            doc: None,
+            locations: locs
+                .iter()
+                .map(|l| Location {
+                    name: l.to_string(),
+                    init: 0,
+                    atomicity: Atomicity::Atomic,
+                    span: Span::default(),
+                })
+                .collect(),
+            threads: threads
+                .iter()
+                .enumerate()
+                .map(|(i, regs)| ThreadCode {
+                    name: format!("P{i}"),
+                    kind: ThreadKind::TopLevel,
+                    regs: regs.iter().map(|r| r.to_string()).collect(),
+                    code: vec![end.clone()],
+                    span: Span::default(),
+                })
+                .collect(),
+            toplevel: threads.len(),
+            condition: cond.map(|(quantifier, prop)| Condition {
+                quantifier,
+                prop,
+                text: String::new(),
+            }),
+            filter: None,
+            observed,
+            expectations: Vec::new(),
+        }
+    }
+
+    fn table(program: &Program, rows: &[(&[Value], u64)]) -> OutcomeTable {
+        let prop = program.condition.as_ref().map(|c| c.prop.clone());
+        let mut rows: Vec<OutcomeRow> = rows
+            .iter()
+            .map(|(values, count)| OutcomeRow {
+                values: values.to_vec(),
+                satisfies: prop
+                    .as_ref()
+                    .map(|p| relaxlab_semantics::outcome::satisfies(program, p, values)),
+                count: *count,
+                racy: false,
+                non_sc: false,
+                witness: None,
+            })
+            .collect();
+        rows.sort_by(|a, b| a.values.cmp(&b.values));
+        OutcomeTable {
+            model: "ax.rc11".to_string(),
+            rows,
+            failures: Vec::new(),
+            races: Vec::new(),
+            stats: Stats::default(),
+            bounds: Vec::new(),
+        }
+    }
+
+    fn reg(t: u32, r: u32) -> Observable {
+        Observable::Reg(ThreadId(t), RegId(r))
+    }
+
+    fn atom(o: Observable, v: Value) -> Box<Prop> {
+        Box::new(Prop::Atom(o, CmpOp::Eq, v))
+    }
+
+    #[test]
+    fn store_buffering_prints_like_herd() {
+        let p = program(
+            &[&["r0"], &["r0"]],
+            &["x", "y"],
+            Some((
+                Quantifier::Exists,
+                Prop::And(atom(reg(0, 0), 0), atom(reg(1, 0), 0)),
+            )),
+            vec![reg(0, 0), reg(1, 0)],
+        );
+        let t = table(&p, &[(&[0, 0], 1), (&[0, 1], 1), (&[1, 0], 1), (&[1, 1], 1)]);
+        assert_eq!(
+            render(&p, &t, false),
+            "Test T Allowed\nStates 4\n0:r0=0; 1:r0=0;\n0:r0=0; 1:r0=1;\n0:r0=1; 1:r0=0;\n\
+             0:r0=1; 1:r0=1;\nOk\nWitnesses\nPositive: 1 Negative: 3\n\
+             Condition exists (0:r0=0 /\\ 1:r0=0)\nObservation T Sometimes 1 3\n\n"
+        );
+    }
+
+    #[test]
+    fn not_exists_swaps_the_witness_counts_but_not_the_observation() {
+        let p = program(
+            &[&[], &["r0", "r1"]],
+            &["x", "y"],
+            Some((
+                Quantifier::NotExists,
+                Prop::And(atom(reg(1, 0), 1), atom(reg(1, 1), 0)),
+            )),
+            vec![reg(1, 0), reg(1, 1)],
+        );
+        let t = table(&p, &[(&[0, 0], 1), (&[0, 1], 2), (&[1, 1], 1)]);
+        let out = render(&p, &t, false);
+        assert!(out.starts_with("Test T Forbidden\nStates 3\n"), "{out}");
+        assert!(out.contains("\nOk\nWitnesses\nPositive: 4 Negative: 0\n"), "{out}");
+        assert!(out.contains("Condition ~exists (1:r0=1 /\\ 1:r1=0)\n"), "{out}");
+        assert!(out.contains("Observation T Never 0 4\n"), "{out}");
+    }
+
+    #[test]
+    fn states_put_registers_first_in_herd_order_and_bracket_locations() {
+        // Observed in condition order: y, 0:EBX, 0:EAX, x.
+        let p = program(
+            &[&["EBX", "EAX"]],
+            &["y", "x"],
+            Some((
+                Quantifier::Forall,
+                Prop::Or(
+                    atom(Observable::Loc(LocId(0)), 2),
+                    Box::new(Prop::And(atom(reg(0, 0), -1), atom(reg(0, 1), 0))),
+                ),
+            )),
+            vec![Observable::Loc(LocId(0)), reg(0, 0), reg(0, 1), Observable::Loc(LocId(1))],
+        );
+        let t = table(&p, &[(&[2, 0, 5, 1], 1), (&[1, -1, 0, 1], 3)]);
+        let out = render(&p, &t, true);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "Test T Required");
+        assert_eq!(lines[2], "0:EAX=0; 0:EBX=-1; [x]=1; [y]=1;");
+        assert_eq!(lines[3], "0:EAX=5; 0:EBX=0; [x]=1; [y]=2;");
+        assert_eq!(lines[4], "Ok");
+        assert_eq!(lines[6], "Positive: 4 Negative: 0");
+        assert_eq!(lines[7], "Condition forall ([y]=2 \\/ 0:EBX=-1 /\\ 0:EAX=0)");
+        assert_eq!(lines[8], "Observation T Always 4 0");
+        assert_eq!(lines[9], "Time T 0.00");
+        assert!(lines[10].starts_with("Hash=") && lines[10].len() == 37, "{}", lines[10]);
+    }
+
+    #[test]
+    fn a_failed_forall_says_no() {
+        let p = program(
+            &[&["r0"]],
+            &[],
+            Some((
+                Quantifier::Forall,
+                Prop::Not(Box::new(Prop::Implies(atom(reg(0, 0), 1), Box::new(Prop::False)))),
+            )),
+            vec![reg(0, 0)],
+        );
+        let t = table(&p, &[(&[0], 2), (&[1], 1)]);
+        let out = render(&p, &t, false);
+        assert!(out.contains("\nNo\nWitnesses\nPositive: 1 Negative: 2\n"), "{out}");
+        assert!(out.contains("Condition forall (~(0:r0=1 => false))\n"), "{out}");
+        assert!(out.contains("Observation T Sometimes 1 2\n"), "{out}");
+    }
+}

@@ -1,0 +1,233 @@
+//! The human-readable outcome table of `relaxlab run`.
+//!
+//! ```text
+//! SB under tso (exhaustive): sometimes
+//!   exists (P0:r0 = 0 /\ P1:r0 = 0)
+//!
+//!     P0:r0  P1:r0
+//!   *     0      0
+//!         0      1
+//!
+//!   4 outcomes, 1 satisfying the condition; 34 states, 52 transitions
+//! ```
+//!
+//! A `*` in the first column marks the rows where the condition's
+//! proposition holds; the `notes` column says `racy` when every execution
+//! reaching the row has a data race and `non-SC` when every one violates SC.
+
+use std::fmt::Write;
+
+use relaxlab_semantics::ir::Program;
+use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable, Trace};
+
+/// How a table was produced, for its heading and its count column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Exhaustive,
+    Sampled { runs: u64, seed: u64 },
+    Axiomatic,
+}
+
+/// Renders one table. `witness` renders a trace as indented lines.
+pub fn render(
+    program: &Program,
+    table: &OutcomeTable,
+    mode: Mode,
+    witness: Option<&dyn Fn(&Trace) -> Vec<String>>,
+) -> String {
+    let mut out = String::new();
+    let how = match mode {
+        Mode::Exhaustive => "exhaustive".to_string(),
+        Mode::Sampled { runs, seed } => format!("{runs} sampled runs, seed {seed}"),
+        Mode::Axiomatic => "axiomatic".to_string(),
+    };
+    let verdict = match table.verdict() {
+        Some(v) => format!(": {v}"),
+        None => String::new(),
+    };
+    let partial = if table.complete() { "" } else { " (PARTIAL)" };
+    let _ = writeln!(
+        out,
+        "{} under {} ({how}){verdict}{partial}",
+        program.name, table.model
+    );
+    if let Some(c) = &program.condition {
+        let _ = writeln!(out, "  {}", c.text);
+    }
+    out.push('\n');
+
+    let headers: Vec<String> = program
+        .observed
+        .iter()
+        .map(|o| program.observable_name(*o))
+        .collect();
+    let count_header = match mode {
+        Mode::Exhaustive => None,
+        Mode::Sampled { .. } => Some("runs"),
+        Mode::Axiomatic => Some("executions"),
+    };
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
+    for row in &table.rows {
+        for (w, v) in widths.iter_mut().zip(&row.values) {
+            *w = (*w).max(v.to_string().len());
+        }
+    }
+    let count_width = count_header.map(|h| {
+        table
+            .rows
+            .iter()
+            .map(|r| r.count.to_string().len())
+            .max()
+            .unwrap_or(0)
+            .max(h.len())
+    });
+    let has_notes = table.rows.iter().any(|r| r.racy || r.non_sc);
+
+    let mut line = String::from("    ");
+    for (h, w) in headers.iter().zip(&widths) {
+        let _ = write!(line, "{h:>w$}  ");
+    }
+    if let (Some(h), Some(w)) = (count_header, count_width) {
+        let _ = write!(line, "{h:>w$}  ");
+    }
+    if has_notes {
+        line.push_str("notes");
+    }
+    let _ = writeln!(out, "{}", line.trim_end());
+
+    for row in &table.rows {
+        let mark = if row.satisfies == Some(true) {
+            '*'
+        } else {
+            ' '
+        };
+        let mut line = format!("  {mark} ");
+        for (v, w) in row.values.iter().zip(&widths) {
+            let _ = write!(line, "{v:>w$}  ");
+        }
+        if let Some(w) = count_width {
+            let _ = write!(line, "{:>w$}  ", row.count);
+        }
+        let notes: Vec<&str> = [(row.racy, "racy"), (row.non_sc, "non-SC")]
+            .into_iter()
+            .filter_map(|(on, s)| on.then_some(s))
+            .collect();
+        line.push_str(&notes.join(", "));
+        let _ = writeln!(out, "{}", line.trim_end());
+        if let (Some(render_trace), Some(trace)) = (witness, &row.witness) {
+            for step in render_trace(trace) {
+                let _ = writeln!(out, "        {step}");
+            }
+        }
+    }
+    if table.rows.is_empty() {
+        let _ = writeln!(out, "    (no outcome)");
+    }
+
+    for failure in &table.failures {
+        let what = describe_failure(program, &failure.kind);
+        let count = match mode {
+            Mode::Exhaustive => String::new(),
+            _ => format!(" ({} times)", failure.count),
+        };
+        let _ = writeln!(out, "\n  FAILURE: {what}{count}");
+        if let (Some(render_trace), Some(trace)) = (witness, &failure.witness) {
+            for step in render_trace(trace) {
+                let _ = writeln!(out, "        {step}");
+            }
+        }
+    }
+
+    for race in &table.races {
+        let site = |s: relaxlab_semantics::model::Site| {
+            let ins = program.instruction(s.thread, s.instr);
+            format!(
+                "{} line {}: {}",
+                program.thread(s.thread).name,
+                ins.line,
+                ins.text
+            )
+        };
+        let _ = writeln!(
+            out,
+            "\n  DATA RACE on {}: {}  vs  {}",
+            program.location(race.loc).name,
+            site(race.earlier),
+            site(race.later)
+        );
+    }
+
+    let satisfying = table
+        .rows
+        .iter()
+        .filter(|r| r.satisfies == Some(true))
+        .count();
+    let (states, transitions) = match mode {
+        Mode::Exhaustive => ("states", "transitions"),
+        Mode::Sampled { .. } => ("runs", "steps"),
+        Mode::Axiomatic => ("candidates", "consistent"),
+    };
+    let _ = writeln!(
+        out,
+        "\n  {} outcome{}, {satisfying} satisfying the condition; {} {states}, {} {transitions}",
+        table.rows.len(),
+        if table.rows.len() == 1 { "" } else { "s" },
+        table.stats.states,
+        table.stats.transitions,
+    );
+    for bound in &table.bounds {
+        let _ = writeln!(out, "  PARTIAL: {}", describe_bound(bound));
+    }
+    out
+}
+
+/// One line saying why an execution failed.
+pub fn describe_failure(program: &Program, kind: &FailureKind) -> String {
+    let at = |t: relaxlab_semantics::ir::ThreadId, i: relaxlab_semantics::ir::InstrId| {
+        let ins = program.instruction(t, i);
+        format!("{} line {}: {}", program.thread(t).name, ins.line, ins.text)
+    };
+    match kind {
+        FailureKind::Assert { thread, instr } => {
+            format!("assertion failed at {}", at(*thread, *instr))
+        }
+        FailureKind::DivisionByZero { thread, instr } => {
+            format!("division by zero at {}", at(*thread, *instr))
+        }
+        FailureKind::BadHandle { thread, instr } => {
+            format!(
+                "join of a register holding no thread handle at {}",
+                at(*thread, *instr)
+            )
+        }
+        FailureKind::Deadlock => {
+            "deadlock: no thread can move and the program has not ended".into()
+        }
+        FailureKind::Divergence { thread, instr } => {
+            format!(
+                "divergence: the thread spins forever without touching memory at {}",
+                at(*thread, *instr)
+            )
+        }
+    }
+}
+
+/// One line saying which bound cut the result short.
+pub fn describe_bound(bound: &BoundHit) -> String {
+    match bound {
+        BoundHit::MaxStates(n) => {
+            format!("stopped after {n} states (--max-states); outcomes beyond it are missing")
+        }
+        BoundHit::MaxCandidates(n) => {
+            format!("stopped after {n} candidate executions (--max-candidates); outcomes beyond it are missing")
+        }
+        BoundHit::MaxSteps { bound, runs } => {
+            format!(
+                "{runs} sampled runs stopped after {bound} steps (--max-steps) without an outcome"
+            )
+        }
+        BoundHit::Unroll(k) => {
+            format!("loops unrolled {k} times (--unroll); executions needing more iterations are missing")
+        }
+    }
+}

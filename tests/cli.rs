@@ -1,0 +1,144 @@
+//! The command line as users meet it: exit codes, determinism across worker
+//! counts, bad flags.
+
+mod support;
+
+use support::relaxlab;
+
+#[test]
+fn output_is_identical_with_one_and_two_workers() {
+    for path in support::litmus_files("litmus") {
+        let rel = support::relative(&path);
+        if rel.starts_with("litmus/bench/") {
+            continue;
+        }
+        let one = relaxlab(&[
+            "run",
+            &rel,
+            "--model",
+            "sc,tso,pso,pslo",
+            "--witness",
+            "--jobs",
+            "1",
+        ]);
+        let two = relaxlab(&[
+            "run",
+            &rel,
+            "--model",
+            "sc,tso,pso,pslo",
+            "--witness",
+            "--jobs",
+            "2",
+        ]);
+        assert_eq!(
+            one, two,
+            "{rel}: output differs between --jobs 1 and --jobs 2"
+        );
+    }
+}
+
+#[test]
+fn the_readme_command_runs() {
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "sc,tso,pso",
+        "--witness",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("SB under sc (exhaustive): never"), "{out}");
+    assert!(
+        out.contains("SB under tso (exhaustive): sometimes"),
+        "{out}"
+    );
+}
+
+#[test]
+fn unknown_model_is_an_input_error_with_a_suggestion() {
+    let (code, _, err) = relaxlab(&["run", "litmus/classic/SB.litmus", "--model", "tos"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `tso`"), "{err}");
+}
+
+#[test]
+fn a_missing_file_is_an_input_error() {
+    let (code, _, err) = relaxlab(&["run", "no/such/file.litmus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn max_states_makes_the_result_partial_with_exit_3() {
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "tso",
+        "--max-states",
+        "3",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("PARTIAL"), "{out}");
+}
+
+#[test]
+fn json_output_is_valid_json_with_the_documented_fields() {
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "tso",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let run = &v[0];
+    assert_eq!(run["model"], "tso");
+    assert_eq!(run["verdict"], "sometimes");
+    assert_eq!(run["complete"], true);
+    assert!(run["rows"].as_array().unwrap().len() >= 4);
+}
+
+#[test]
+fn sampling_is_replayable_and_deterministic() {
+    let args = [
+        "run",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "tso",
+        "--sample",
+        "200",
+        "--seed",
+        "7",
+    ];
+    let a = relaxlab(&args);
+    let b = relaxlab(&args);
+    assert_eq!(a, b);
+    assert_eq!(a.0, 0, "{}", a.2);
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "tso",
+        "--replay",
+        "7:3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("P0"), "{out}");
+}
+
+#[test]
+fn check_passes_on_the_library() {
+    let (code, out, err) = relaxlab(&["check", "litmus"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains(" passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn help_documents_exit_codes() {
+    let (code, out, _) = relaxlab(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Exit codes:"), "{out}");
+}

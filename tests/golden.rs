@@ -1,0 +1,112 @@
+//! Golden outcome tables: every litmus file (but the benchmarks) under every
+//! model that applies to it, operational and axiomatic, with state and
+//! transition counts. A change in behaviour or in state-space size shows up
+//! as a snapshot diff to review.
+//!
+//! Which models apply: the four hardware models always; `c11r` and the
+//! axiomatic C11 models when the program passes the C11 static check; the
+//! axiomatic models only for loop-free programs.
+
+mod support;
+
+use relaxlab::engine::{self, Settings};
+use relaxlab::render::table::Mode;
+use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program};
+
+fn applicable(program: &Program) -> Vec<ModelKey> {
+    let c11_ok = relaxlab_grammar::check_model(program, ModelKey::Op(OpModel::C11r)).is_ok();
+    let mut keys: Vec<ModelKey> = [OpModel::Sc, OpModel::Tso, OpModel::Pso, OpModel::Pslo]
+        .into_iter()
+        .map(ModelKey::Op)
+        .collect();
+    if c11_ok {
+        keys.push(ModelKey::Op(OpModel::C11r));
+    }
+    if !program.has_loops() {
+        for m in AxModel::ALL {
+            if m == AxModel::C11t {
+                continue;
+            }
+            if !m.is_c11() || c11_ok {
+                keys.push(ModelKey::Ax(m));
+            }
+        }
+    }
+    keys
+}
+
+/// The snapshot name of a litmus file: its path under litmus/ with `__`
+/// for `/` and without the extension.
+fn snapshot_name(path: &std::path::Path) -> String {
+    let rel = support::relative(path);
+    rel.trim_start_matches("litmus/")
+        .trim_end_matches(".litmus")
+        .replace('/', "__")
+}
+
+fn golden_files() -> Vec<std::path::PathBuf> {
+    support::litmus_files("litmus")
+        .into_iter()
+        .filter(|p| !support::relative(p).starts_with("litmus/bench/"))
+        .collect()
+}
+
+#[test]
+fn golden_outcome_tables() {
+    let settings = Settings::default();
+    for path in golden_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let program = relaxlab_grammar::load(&text)
+            .unwrap_or_else(|e| panic!("{} does not load: {e:?}", path.display()));
+        let mut body = String::new();
+        for key in applicable(&program) {
+            let ran = engine::program_for(&program, key, &settings);
+            let table = engine::run(&program, key, &settings)
+                .unwrap_or_else(|e| panic!("{} under {key}: {e}", path.display()));
+            let mode = if matches!(key, ModelKey::Ax(_)) {
+                Mode::Axiomatic
+            } else {
+                Mode::Exhaustive
+            };
+            body.push_str(&relaxlab::commands::run::render_table(
+                &ran, key, &table, mode, false,
+            ));
+            body.push('\n');
+        }
+        insta::with_settings!({
+            snapshot_path => "golden",
+            prepend_module_to_snapshot => false,
+            description => support::relative(&path),
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(snapshot_name(&path), format!("{text}\n---\n{body}"));
+        });
+    }
+}
+
+/// `cargo insta test --unreferenced=reject`, without cargo-insta: every
+/// golden snapshot belongs to a litmus file that still exists.
+#[test]
+fn no_orphan_golden_snapshots() {
+    let names: std::collections::BTreeSet<String> =
+        golden_files().iter().map(|p| snapshot_name(p)).collect();
+    let dir = support::root().join("tests/golden");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let mut orphans = Vec::new();
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(name) = file.strip_suffix(".snap") else {
+            orphans.push(file);
+            continue;
+        };
+        if !names.contains(name) {
+            orphans.push(file);
+        }
+    }
+    assert!(
+        orphans.is_empty(),
+        "snapshots without a litmus file (delete them): {orphans:?}"
+    );
+}
