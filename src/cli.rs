@@ -33,8 +33,14 @@ pub enum Command {
     Parse(ParseArgs),
     /// Print litmus tests in canonical layout.
     Fmt(FmtArgs),
+    /// Operational models beside their axiomatic twins, with every disagreement explained.
+    Compare(CompareArgs),
     /// Report the data races of a test under c11r or sc.
     Races(RacesArgs),
+    /// RELAXER Phase I: predict potential happens-before cycles from SC runs.
+    Predict(PredictArgs),
+    /// RELAXER Phase II: try to create each predicted cycle under a relaxed model.
+    Confirm(ConfirmArgs),
     /// Measure exploration speed and memory on the benchmark tests.
     Bench(BenchArgs),
 }
@@ -47,6 +53,8 @@ pub enum Format {
     Table,
     /// JSON, one object per run (schema in the book's CLI chapter).
     Json,
+    /// herd7's output layout, for diffing against herd7.
+    Herd,
 }
 
 /// `--mapping`: how hardware models treat C11 orders.
@@ -66,12 +74,12 @@ pub enum StrategyArg {
     Uniform,
     /// RELAXER's delay bias: postpone buffer commits with P = 0.5.
     Delay,
-    /// tsan11's preference for older values: newest 1/2, next 1/4, ...
+    /// tsan11's preference for older values (Sec. 7.1): oldest 1/2, next 1/4, ...
     Old,
 }
 
 /// Options shared by the commands that explore.
-#[derive(Debug, Args, Clone)]
+#[derive(Debug, Args, Clone, Default)]
 pub struct EngineArgs {
     /// Memory-model mapping of C11 orders on hardware models.
     #[arg(long, value_enum)]
@@ -122,6 +130,13 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum)]
     pub format: Option<Format>,
+    /// With `--format herd`: also print herd's `Time` and `Hash` lines.
+    #[arg(long)]
+    pub herd_time: bool,
+    /// Write the witness execution graph of every outcome as Graphviz DOT
+    /// (axiomatic models: a consistent execution per outcome).
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -159,6 +174,37 @@ pub struct FmtArgs {
     /// Rewrite the files in place.
     #[arg(long, conflicts_with = "check")]
     pub write: bool,
+    /// The syntax to print: relaxlab's own (herd tests are translated), or
+    /// herd7's C litmus format for a test within the C subset.
+    #[arg(long, value_enum, default_value_t = FmtTarget::Relaxlab)]
+    pub to: FmtTarget,
+}
+
+/// `fmt --to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FmtTarget {
+    Relaxlab,
+    HerdC,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Litmus files or directories.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Operational models to compare with their axiomatic twins.
+    #[arg(
+        long,
+        short = 'm',
+        value_delimiter = ',',
+        default_value = "sc,tso,pso,pslo,c11r"
+    )]
+    pub models: Vec<String>,
+    /// Write a consistent execution of every axiomatic-only outcome as Graphviz DOT.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 #[derive(Debug, Args)]
@@ -169,6 +215,51 @@ pub struct RacesArgs {
     /// c11r (restricted C11 executions) or sc (every SC interleaving).
     #[arg(long, short = 'm', default_value = "c11r")]
     pub model: String,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// Litmus files or directories.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Cycle length (2k statements over k threads).
+    #[arg(long, default_value_t = 4)]
+    pub length: usize,
+    /// SC runs to learn from.
+    #[arg(long, default_value_t = 100)]
+    pub runs: u64,
+    /// Seed of the SC runs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfirmArgs {
+    /// Litmus files or directories.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Relaxed models, comma separated: tso, pso, pslo.
+    #[arg(
+        long,
+        short = 'm',
+        value_delimiter = ',',
+        default_value = "tso,pso,pslo"
+    )]
+    pub model: Vec<String>,
+    /// Biased runs per predicted cycle.
+    #[arg(long, default_value_t = 100)]
+    pub trials: u64,
+    /// Seed of the prediction and of the biased runs.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Cycle length (2k statements over k threads).
+    #[arg(long, default_value_t = 4)]
+    pub length: usize,
+    /// SC runs for the prediction.
+    #[arg(long, default_value_t = 100)]
+    pub runs: u64,
     #[command(flatten)]
     pub engine: EngineArgs,
 }

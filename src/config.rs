@@ -62,7 +62,7 @@ pub enum ConfigError {
 
 impl Config {
     /// Finds and reads the nearest `relaxlab.toml` above `start`.
-    pub fn discover(start: &Path) -> Result<Config, ConfigError> {
+    pub fn discover(start: &Path) -> Result<Config, Box<ConfigError>> {
         for dir in start.ancestors() {
             let path = dir.join("relaxlab.toml");
             if path.is_file() {
@@ -72,16 +72,18 @@ impl Config {
         Ok(Config::default())
     }
 
-    fn read(path: &Path) -> Result<Config, ConfigError> {
+    fn read(path: &Path) -> Result<Config, Box<ConfigError>> {
         let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
             path: path.to_owned(),
             source,
         })?;
-        toml::from_str(&text).map_err(|e| ConfigError::Syntax {
-            path: path.to_owned(),
-            span: e.span().map(Into::into),
-            message: e.message().to_owned(),
-            src: miette::NamedSource::new(path.display().to_string(), text),
+        toml::from_str(&text).map_err(|e| {
+            Box::new(ConfigError::Syntax {
+                path: path.to_owned(),
+                span: e.span().map(Into::into),
+                message: e.message().to_owned(),
+                src: miette::NamedSource::new(path.display().to_string(), text.clone()),
+            })
         })
     }
 }

@@ -12,6 +12,7 @@ use relaxlab_semantics::model::Race;
 use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{self, ExploreOptions, SampleOptions, Strategy};
 use relaxlab_semantics::outcome::{OutcomeTable, Trace};
+use relaxlab_semantics::relaxer;
 
 /// Sampling parameters (`--sample N --seed S --strategy ...`).
 #[derive(Clone, Copy, Debug)]
@@ -30,6 +31,9 @@ pub struct Settings {
     pub max_candidates: u64,
     pub unroll: Option<u32>,
     pub sampling: Option<Sampling>,
+    /// Show a progress bar on stderr when an exhaustive exploration runs
+    /// past about a second (set by `run` when stderr is a terminal).
+    pub progress: bool,
 }
 
 impl Default for Settings {
@@ -40,6 +44,7 @@ impl Default for Settings {
             max_candidates: 10_000_000,
             unroll: None,
             sampling: None,
+            progress: false,
         }
     }
 }
@@ -91,35 +96,51 @@ fn sample_options(s: Sampling, settings: &Settings) -> SampleOptions {
 /// Explores or samples `program` under `model`; the explorers apply the
 /// model's compilation mapping themselves.
 fn operational<M: MemoryModel>(program: &Program, model: &M, settings: &Settings) -> OutcomeTable {
+    let opts = ExploreOptions {
+        max_states: settings.max_states,
+        mapping: settings.mapping,
+    };
     match settings.sampling {
-        None => operational::explore(
-            program,
-            model,
-            &ExploreOptions {
-                max_states: settings.max_states,
-                mapping: settings.mapping,
-            },
-        ),
+        None if settings.progress => {
+            let bar = ProgressAfterASecond::new(model.name());
+            let table =
+                operational::explore_with_progress(program, model, &opts, &|n| bar.update(n));
+            bar.finish();
+            table
+        }
+        None => operational::explore(program, model, &opts),
         Some(s) => operational::sample(program, model, &sample_options(s, settings)),
     }
 }
 
+/// Is there an engine for `key` in this version?
+pub fn available(key: ModelKey) -> bool {
+    key != ModelKey::Op(OpModel::C11t)
+}
+
 /// The program as `model` runs it: after the mapping for the hardware
 /// models (operational and axiomatic alike, MODELS.md 4.1), as written for
-/// the C11 models. Every instruction id in a table refers to this program.
+/// the C11 models, and unrolled for the axiomatic models when `--unroll` is
+/// given. Every instruction id in a table refers to this program.
 pub fn program_for(program: &Program, key: ModelKey, settings: &Settings) -> Program {
-    use relaxlab_semantics::ir::AxModel;
     match key {
-        ModelKey::Op(OpModel::Sc) | ModelKey::Ax(AxModel::Sc) => {
-            compiled(program, Target::Sc, settings)
-        }
-        ModelKey::Op(OpModel::Tso) | ModelKey::Ax(AxModel::Tso) => {
-            compiled(program, Target::Tso, settings)
-        }
-        ModelKey::Op(OpModel::Pso | OpModel::Pslo) | ModelKey::Ax(AxModel::Pso | AxModel::Pslo) => {
-            compiled(program, Target::Pso, settings)
-        }
-        _ => program.clone(),
+        ModelKey::Op(OpModel::Sc) => compiled(program, Target::Sc, settings),
+        ModelKey::Op(OpModel::Tso) => compiled(program, Target::Tso, settings),
+        ModelKey::Op(OpModel::Pso | OpModel::Pslo) => compiled(program, Target::Pso, settings),
+        ModelKey::Op(OpModel::C11r | OpModel::C11t) => program.clone(),
+        // A program the axiomatic engine refuses has no events to render;
+        // `run` reports the refusal.
+        ModelKey::Ax(m) => axiomatic::prepare(program, m, &ax_options(settings))
+            .unwrap_or_else(|_| program.clone()),
+    }
+}
+
+/// The axiomatic engine's options from the settings.
+pub fn ax_options(settings: &Settings) -> AxOptions {
+    AxOptions {
+        unroll: settings.unroll,
+        max_candidates: settings.max_candidates,
+        mapping: settings.mapping,
     }
 }
 
@@ -132,29 +153,43 @@ pub fn run(
     key: ModelKey,
     settings: &Settings,
 ) -> Result<OutcomeTable, EngineError> {
-    let run = program;
     match key {
-        ModelKey::Op(m) => Ok(match m {
-            OpModel::Sc => operational(&run, &Sc, settings),
-            OpModel::Tso => operational(&run, &Tso, settings),
-            OpModel::Pso => operational(&run, &Pso, settings),
-            OpModel::Pslo => operational(&run, &Pslo, settings),
-            OpModel::C11r => operational(&run, &C11r::default(), settings),
-            OpModel::C11t => return Err(EngineError::Unavailable("c11t".into())),
-        }),
+        ModelKey::Op(m) => {
+            let mut table = match m {
+                OpModel::Sc => operational(program, &Sc, settings),
+                OpModel::Tso => operational(program, &Tso, settings),
+                OpModel::Pso => operational(program, &Pso, settings),
+                OpModel::Pslo => operational(program, &Pslo, settings),
+                OpModel::C11r => operational(program, &C11r::default(), settings),
+                OpModel::C11t => return Err(EngineError::Unavailable("c11t".into())),
+            };
+            // RELAXER Def. 1: an outcome no SC execution reaches is reached
+            // only by SC-violating executions.
+            if m != OpModel::Sc && settings.sampling.is_none() {
+                let sc = operational(
+                    program,
+                    &Sc,
+                    &Settings {
+                        progress: false,
+                        ..settings.clone()
+                    },
+                );
+                relaxer::mark_non_sc(&mut table, &sc);
+            }
+            Ok(table)
+        }
         ModelKey::Ax(m) => {
             if settings.sampling.is_some() {
                 return Err(EngineError::SampleAxiomatic);
             }
-            let opts = AxOptions {
-                unroll: settings.unroll,
-                max_candidates: settings.max_candidates,
-                mapping: settings.mapping,
-            };
-            axiomatic::run_axiomatic(program, m, &opts).map_err(|e| AxiomaticError(e).into())
+            axiomatic::run_axiomatic(program, m, &ax_options(settings))
+                .map_err(|e| AxiomaticError(e).into())
         }
     }
 }
+
+/// A replayed run: its trace and, if it ended in one, its outcome.
+pub type Replayed = (Trace, Option<Vec<Value>>);
 
 /// Replays sampled run `index` of `settings.sampling` under the operational
 /// model `key`: its trace and, if it ended in one, its outcome.
@@ -163,7 +198,7 @@ pub fn replay(
     key: ModelKey,
     settings: &Settings,
     index: u64,
-) -> Result<Option<(Trace, Option<Vec<Value>>)>, EngineError> {
+) -> Result<Option<Replayed>, EngineError> {
     let Some(s) = settings.sampling else {
         return Ok(None);
     };
@@ -201,7 +236,7 @@ pub fn races(
     };
     let table = match model {
         OpModel::C11r => operational::explore(program, &C11r::default(), &opts),
-        OpModel::Sc => operational::explore(program, &ScRaces::default(), &opts),
+        OpModel::Sc => operational::explore(program, &ScRaces, &opts),
         other => {
             return Err(EngineError::Unavailable(format!(
                 "races under {}",
@@ -209,10 +244,63 @@ pub fn races(
             )))
         }
     };
-    let races = table.races.iter().map(|r| (*r, None)).collect();
+    let races = table
+        .races
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (*r, table.race_witnesses.get(i).cloned()))
+        .collect();
     Ok(RaceResult {
         program: program.clone(),
         table,
         races,
     })
+}
+
+/// An indicatif spinner on stderr that appears only once exploration has
+/// run for about a second, so quick runs print nothing extra.
+struct ProgressAfterASecond {
+    bar: indicatif::ProgressBar,
+    started: std::time::Instant,
+    shown: std::sync::atomic::AtomicBool,
+}
+
+impl ProgressAfterASecond {
+    fn new(model: &str) -> Self {
+        let bar = indicatif::ProgressBar::hidden();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} exploring under {prefix}: {pos} states ({per_sec})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.set_prefix(model.to_string());
+        ProgressAfterASecond {
+            bar,
+            started: std::time::Instant::now(),
+            shown: false.into(),
+        }
+    }
+
+    fn update(&self, states: u64) {
+        use std::sync::atomic::Ordering;
+        if !self.shown.load(Ordering::Relaxed)
+            && self.started.elapsed() > std::time::Duration::from_secs(1)
+        {
+            self.shown.store(true, Ordering::Relaxed);
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        self.bar.set_position(states);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl std::fmt::Debug for ProgressAfterASecond {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressAfterASecond")
+    }
 }

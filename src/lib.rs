@@ -71,7 +71,10 @@ where
         cli::Command::Check(a) => commands::check::check(a, io),
         cli::Command::Parse(a) => commands::parse::parse(a, io),
         cli::Command::Fmt(a) => commands::fmt::fmt(a, io),
+        cli::Command::Compare(a) => commands::compare::compare(a, io),
         cli::Command::Races(a) => commands::races::races(a, io),
+        cli::Command::Predict(a) => commands::relaxer::predict(a, io),
+        cli::Command::Confirm(a) => commands::relaxer::confirm(a, io),
         cli::Command::Bench(a) => commands::bench::bench(a, io),
     };
     match result {

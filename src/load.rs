@@ -49,3 +49,12 @@ pub fn check_model(program: &Program, key: ModelKey, file: &SourceFile) -> Resul
         Report::new(e).with_source_code(NamedSource::new(name, text))
     })
 }
+
+/// The file as a herd7 C litmus test (`fmt --to herd-c`).
+pub fn herd_c(file: &SourceFile) -> Result<String, Report> {
+    let (name, text) = relaxlab_text(file)?;
+    let ast = relaxlab_grammar::parse(&text).map_err(|e| {
+        Report::new(e).with_source_code(NamedSource::new(name.clone(), text.clone()))
+    })?;
+    herd::to_herd_c(&ast).map_err(|e| Report::new(e).with_source_code(NamedSource::new(name, text)))
+}

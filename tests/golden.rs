@@ -55,9 +55,10 @@ fn golden_files() -> Vec<std::path::PathBuf> {
 fn golden_outcome_tables() {
     let settings = Settings::default();
     for path in golden_files() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let program = relaxlab_grammar::load(&text)
+        let file = relaxlab::files::read(&path).unwrap();
+        let program = relaxlab::load::program(&file)
             .unwrap_or_else(|e| panic!("{} does not load: {e:?}", path.display()));
+        let text = file.text;
         let mut body = String::new();
         for key in applicable(&program) {
             let ran = engine::program_for(&program, key, &settings);

@@ -37,6 +37,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function(format!("load {} KB", src.len() / 1024), |b| {
         b.iter(|| relaxlab_grammar::load(std::hint::black_box(&src)))
     });
+    g.bench_function("parse only", |b| {
+        b.iter(|| relaxlab_grammar::parse(std::hint::black_box(&src)))
+    });
+    let ast = relaxlab_grammar::parse(&src).expect("parses");
+    g.bench_function("lower only", |b| {
+        b.iter(|| relaxlab_grammar::lower(std::hint::black_box(&ast)))
+    });
     g.finish();
 }
 

@@ -521,7 +521,7 @@ pub(crate) fn suggest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = (name.chars().count() + 2) / 3;
+    let limit = name.chars().count().div_ceil(3);
     let lower = name.to_lowercase();
     candidates
         .into_iter()

@@ -61,7 +61,7 @@ pub fn parse(src: &str) -> Result<ast::Test, Errors> {
     match result {
         Ok(mut test) if all.is_empty() => {
             test.line_starts = line_starts(src);
-            Ok(test)
+            Ok(*test)
         }
         _ => Err(Errors::new(all)),
     }

@@ -24,8 +24,8 @@ pub(crate) fn sp(l: usize, r: usize) -> Span {
 
 /// A section after the threads.
 pub(crate) enum Trailer {
-    Condition(Condition),
-    Filter(Prop, Span),
+    Condition(Box<Condition>),
+    Filter(Box<Prop>, Span),
     Observe(Vec<ObsItem>),
     Expect(Vec<ExpectEntry>, Span),
 }
@@ -62,12 +62,12 @@ pub(crate) fn test(
         match t {
             Trailer::Condition(c) => match &test.condition {
                 Some(first) => errors.push(duplicate("final condition", c.span, first.span)),
-                None => test.condition = Some(c),
+                None => test.condition = Some(*c),
             },
             Trailer::Filter(p, span) => match filter_span {
                 Some(first) => errors.push(duplicate("filter", span, first)),
                 None => {
-                    test.filter = Some(p);
+                    test.filter = Some(*p);
                     filter_span = Some(span);
                 }
             },

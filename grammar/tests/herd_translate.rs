@@ -9,7 +9,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use relaxlab_grammar::herd::{detect, translate, Dialect};
+use relaxlab_grammar::herd::{detect, to_herd_c, translate, Dialect};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -35,13 +35,19 @@ fn library(sub: &str, dialect: Dialect, at_least: usize) {
         assert_eq!(detect(&src), dialect, "{stem}");
         let text = translate(&src)
             .unwrap_or_else(|e| panic!("{stem} does not translate:\n{}", e.render(stem, &src, 80)));
-        if let Err(e) = relaxlab_grammar::parse(&text) {
-            panic!(
+        let ast = match relaxlab_grammar::parse(&text) {
+            Ok(ast) => ast,
+            Err(e) => panic!(
                 "the translation of {stem} does not parse:\n{}\n{}",
                 text,
                 e.render(stem, &text, 80)
-            );
+            ),
+        };
+        // The translation lowers, and is already in the formatter's form.
+        if let Err(e) = relaxlab_grammar::lower(&ast) {
+            panic!("{stem} does not lower:\n{}", e.render(stem, &text, 80));
         }
+        assert_eq!(relaxlab_grammar::format(&ast), text, "{stem}");
         // Translating is deterministic.
         assert_eq!(translate(&src).ok().as_deref(), Some(text.as_str()));
         insta::assert_snapshot!(
@@ -128,4 +134,116 @@ fn registers_named_only_by_the_condition_start_at_zero() {
     assert!(text.contains("thread P0 {\n  EAX = 0;\n"), "{text}");
     assert!(text.contains("thread P1 {\n  EBX = 3;\n}"), "{text}");
     relaxlab_grammar::parse(&text).expect("parses");
+}
+
+#[test]
+fn c_tests_survive_the_round_trip_through_to_herd_c() {
+    for path in litmus_files(&root().join("litmus/herd/c")) {
+        let src = fs::read_to_string(&path).expect("readable");
+        let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
+        let first = translate(&src).expect("translates");
+        let ast = relaxlab_grammar::parse(&first).expect("parses");
+        let herd =
+            to_herd_c(&ast).unwrap_or_else(|e| panic!("{stem}:\n{}", e.render(stem, &first, 80)));
+        let second = translate(&herd).unwrap_or_else(|e| {
+            panic!(
+                "{stem}: printed herd C does not translate:\n{}",
+                e.render(stem, &herd, 80)
+            )
+        });
+        relaxlab_grammar::parse(&second).expect("parses");
+        // A CAS comes back through a C temporary; everything else is
+        // printed back exactly.
+        if !first.contains("cas(") {
+            assert_eq!(first, second, "{stem}: herd C was\n{herd}");
+        }
+    }
+}
+
+#[test]
+fn to_herd_c_prints_cas_through_the_expected_variable() {
+    let src = "test T\ninit { x = 1; }\nthread P0 {\n  r = cas(x, 1, 2, acq_rel);\n  if (r == 1) { s = -r; }\n}\nexists (P0:r = 1 /\\ x != 2)\nobserve { x; }\n";
+    let ast = relaxlab_grammar::parse(src).expect("parses");
+    let herd = to_herd_c(&ast).expect("prints");
+    assert_eq!(
+        herd,
+        "C T\n\n{ x = 1; }\n\nP0 (atomic_int* x) {\n  int s = 0;\n  int c0 = 1;\n  \
+         atomic_compare_exchange_strong_explicit(x, &c0, 2, memory_order_acq_rel, memory_order_acquire);\n  \
+         int r = c0;\n  if (r == 1) {\n    s = -r;\n  }\n}\n\nlocations [x;]\nexists (0:r=1 /\\ ~(x=2))\n"
+    );
+    translate(&herd).expect("translates back");
+}
+
+#[test]
+fn to_herd_c_refuses_what_herd_c_cannot_say() {
+    let src = "test T\ninit { x = 0; }\nthread P0 {\n  store(x, 1, rlx);\n  fence(full);\n  while (r == 0) { r = load(x, acq); }\n  x = 2;\n}\n";
+    let ast = relaxlab_grammar::parse(src).expect("parses");
+    let err = to_herd_c(&ast).expect_err("refused");
+    let text = err.render("T.litmus", src, 80);
+    for what in [
+        "hardware barrier",
+        "`while`",
+        "both with `na` and atomically",
+    ] {
+        assert!(text.contains(what), "{text}");
+    }
+}
+
+#[test]
+fn the_condition_language_keeps_its_structure() {
+    let src = "C T\n{ x = 0; }\nP0 (atomic_int* x) {\n  int r0 = atomic_load(x);\n}\n\
+               locations [x; 0:r0;]\nfilter (0:r0=1 \\/ ~[x]=2)\n\
+               forall (true => x=0x1 /\\ (0:r0 != 1 \\/ false))\n";
+    let text = translate(src).expect("translates");
+    assert!(
+        text.ends_with(
+            "observe { x; 0:r0; }\nfilter (0:r0 = 1 \\/ ~x = 2)\n\
+             forall (true => x = 1 /\\ (0:r0 != 1 \\/ false))\n"
+        ),
+        "{text}"
+    );
+    let ast = relaxlab_grammar::parse(&text).expect("parses");
+    relaxlab_grammar::lower(&ast).expect("lowers");
+    let not_exists = "X86 T\n{ }\n P0 ;\n MOV [x],$1 ;\n~exists ([x]=0)\n";
+    let text = translate(not_exists).expect("translates");
+    assert!(
+        text.contains("init { x = 0; }") && text.ends_with("~exists (x = 0)\n"),
+        "{text}"
+    );
+}
+
+proptest::proptest! {
+    /// No input makes an importer panic: it translates or it explains.
+    #[test]
+    fn importers_never_panic(
+        arch in proptest::sample::select(vec!["C", "X86", "X86_64"]),
+        body in "[ -~\n]{0,200}",
+    ) {
+        let src = format!("{arch} T\n{body}");
+        if let Err(e) = translate(&src) {
+            proptest::prop_assert!(!e.errors().is_empty());
+            let _ = e.render("t.litmus", &src, 80);
+        }
+    }
+
+    /// Mutations of a real test: tokens dropped or duplicated.
+    #[test]
+    fn importers_never_panic_on_damaged_tests(cut in 0usize..400, len in 0usize..40) {
+        for sub in ["c/MP+rel+cas-acq", "x86/SB+xchgs", "c/MP+na+rel+acq"] {
+            let path = root().join(format!("litmus/herd/{sub}.litmus"));
+            let src = fs::read_to_string(path).expect("readable");
+            let cut = cut.min(src.len());
+            let end = (cut + len).min(src.len());
+            if !src.is_char_boundary(cut) || !src.is_char_boundary(end) {
+                continue;
+            }
+            let damaged = format!("{}{}", &src[..cut], &src[end..]);
+            let doubled = format!("{}{}", &src[..end], &src[cut..]);
+            for s in [damaged, doubled] {
+                if let Err(e) = translate(&s) {
+                    let _ = e.render("t.litmus", &s, 80);
+                }
+            }
+        }
+    }
 }

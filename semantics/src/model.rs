@@ -108,6 +108,22 @@ pub struct Race {
     pub later: Site,
 }
 
+impl Race {
+    /// The same race with its two sites in a fixed order (the smaller
+    /// first), so that a pair found in either order is one race.
+    pub fn unordered(self) -> Race {
+        if self.earlier <= self.later {
+            self
+        } else {
+            Race {
+                loc: self.loc,
+                earlier: self.later,
+                later: self.earlier,
+            }
+        }
+    }
+}
+
 /// The report of one step.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Event {

@@ -112,8 +112,12 @@ pub struct OutcomeTable {
     pub rows: Vec<OutcomeRow>,
     /// Sorted by kind.
     pub failures: Vec<Failure>,
-    /// Data races found, each distinct pair once, sorted.
+    /// Data races found, each distinct pair of instructions once (the
+    /// smaller site as `earlier`), sorted.
     pub races: Vec<Race>,
+    /// A shortest witness of each race, aligned with `races`, where the
+    /// engine has one (exhaustive exploration); empty otherwise.
+    pub race_witnesses: Vec<Trace>,
     pub stats: Stats,
     /// Every bound that was hit; empty when the result is complete.
     pub bounds: Vec<BoundHit>,

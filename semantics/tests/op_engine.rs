@@ -396,3 +396,31 @@ fn fork_and_join_are_full_barriers() {
         );
     }
 }
+
+#[test]
+fn trace_lines_name_threads_instructions_and_effects() {
+    let p = sb(WriteOrd::Rlx, ReadOrd::Rlx, None);
+    let t = explore(&p, &Tso, &ExploreOptions::default());
+    let row = t.rows.iter().find(|r| r.values == [0, 0]).expect("0/0");
+    let prog = program_for(&p, &Tso, Mapping::Standard);
+    let lines = describe_trace(&prog, row.witness.as_ref().expect("witness"), true);
+    // Both loads run before either commit: the store-buffering witness.
+    assert_eq!(
+        lines,
+        [
+            "P0: store(L0, 1)  [x := 1 buffered]",
+            "P0: r0 = load(L1)  [read 0]",
+            "P1: store(L1, 1)  [y := 1 buffered]",
+            "P1: r0 = load(L0)  [read 0]",
+            "P0: commit x = 1",
+            "P0: end",
+            "P1: commit y = 1",
+            "P1: end",
+        ]
+    );
+    let step = &row.witness.as_ref().expect("witness").steps[0];
+    assert_eq!(
+        relaxlab_semantics::operational::describe_step(&prog, step),
+        "P0: store(L0, 1)  [x := 1]"
+    );
+}

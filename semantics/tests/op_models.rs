@@ -102,3 +102,33 @@ fn sb_outcomes_under_tso_are_all_four() {
     let sc = explore(&sb_plain(), &Sc, &ExploreOptions::default());
     assert_eq!(sc.rows.len(), 3);
 }
+
+/// State counts are pinned (STYLE.md 9): a change in the number of states
+/// explored is a change to review.
+#[test]
+fn state_counts_are_pinned() {
+    let counts = |p: &Program| {
+        let o = ExploreOptions::default();
+        [
+            explore(p, &Sc, &o).stats.states,
+            explore(p, &Tso, &o).stats.states,
+            explore(p, &Pso, &o).stats.states,
+            explore(p, &Pslo, &o).stats.states,
+        ]
+    };
+    let got = [
+        counts(&sb_plain()),
+        counts(&mp(None, None)),
+        counts(&iriw(None)),
+        counts(&w22()),
+    ];
+    assert_eq!(got, PINNED);
+}
+
+/// Rows: SB, MP, IRIW, 2+2W; columns: sc, tso, pso, pslo.
+const PINNED: [[u64; 4]; 4] = [
+    [28, 58, 58, 58],
+    [28, 42, 53, 53],
+    [652, 868, 868, 884],
+    [28, 65, 92, 92],
+];

@@ -12,7 +12,7 @@ use crate::engine::Settings;
 pub fn config() -> Result<Config, miette::Report> {
     let cwd = std::env::current_dir()
         .map_err(|e| miette::miette!("cannot read the current directory: {e}"))?;
-    Ok(Config::discover(&cwd)?)
+    Config::discover(&cwd).map_err(|e| miette::Report::new(*e))
 }
 
 /// Engine settings: flags first, then `relaxlab.toml`, then defaults.
@@ -34,6 +34,7 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
             .unwrap_or(default.max_candidates),
         unroll: args.unroll.or(config.unroll),
         sampling: None,
+        progress: false,
     }
 }
 

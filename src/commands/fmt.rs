@@ -2,7 +2,7 @@
 
 use miette::IntoDiagnostic;
 
-use crate::cli::FmtArgs;
+use crate::cli::{FmtArgs, FmtTarget};
 use crate::exit::{Exit, Outcome};
 use crate::{files, load, Io};
 
@@ -10,7 +10,11 @@ pub fn fmt(args: &FmtArgs, io: &mut Io<'_>) -> Outcome {
     let mut exit = Exit::Ok;
     for path in files::expand(&args.files)? {
         let file = files::read(&path)?;
-        let formatted = match load::format(&file) {
+        let formatted = match args.to {
+            FmtTarget::Relaxlab => load::format(&file),
+            FmtTarget::HerdC => load::herd_c(&file),
+        };
+        let formatted = match formatted {
             Ok(text) => text,
             Err(report) => {
                 io.report(&report);

@@ -1,7 +1,9 @@
 pub mod bench;
 pub mod check;
 pub mod common;
+pub mod compare;
 pub mod fmt;
 pub mod parse;
 pub mod races;
+pub mod relaxer;
 pub mod run;

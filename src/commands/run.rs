@@ -23,6 +23,12 @@ pub enum FlagError {
         help("for example `--replay 7:42` replays run 42 of seed 7")
     )]
     Replay(String),
+    #[error("`--dot` draws executions of axiomatic models only")]
+    #[diagnostic(
+        code(relaxlab::flags::dot_operational),
+        help("operational traces are not lifted to execution graphs yet: use `--axiomatic MODEL --dot FILE`, or `--witness` for the trace")
+    )]
+    DotOperational,
     #[error("`--replay` needs exactly one operational model")]
     #[diagnostic(code(relaxlab::flags::replay_model), help("pass one `--model`"))]
     ReplayModel,
@@ -39,6 +45,7 @@ fn strategy(s: StrategyArg) -> Strategy {
 pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     let mut settings = common::settings(&args.engine, &config);
+    settings.progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let pool = common::pool(&args.engine, &config)?;
     let format = args.format.or(config.format).unwrap_or(Format::Table);
 
@@ -54,6 +61,10 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         models = common::op_models(&["sc".to_string()])?;
     }
 
+    if args.dot.is_some() && models.iter().any(|k| matches!(k, ModelKey::Op(_))) {
+        return Err(FlagError::DotOperational.into());
+    }
+    let mut dots = Vec::new();
     if let Some(spec) = &args.replay {
         return replay(args, spec, &models, &settings, io);
     }
@@ -96,6 +107,9 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                 }
             };
             let elapsed = started.elapsed();
+            if let (Some(_), ModelKey::Ax(m)) = (&args.dot, key) {
+                dots.extend(execution_graphs(&program, m, &settings));
+            }
             if !table.complete() {
                 exit = exit.max(Exit::Partial);
             }
@@ -112,17 +126,30 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                         render_table(&ran, key, &table, mode, args.witness)
                     )
                     .into_diagnostic()?;
-                    if args.engine.jobs.is_none()
-                        && std::io::IsTerminal::is_terminal(&std::io::stderr())
-                    {
+                    if settings.progress {
                         let _ = writeln!(io.err, "  ({} in {:.2?})", table.model, elapsed);
                     }
+                }
+                Format::Herd => {
+                    if !first {
+                        writeln!(io.out).into_diagnostic()?;
+                    }
+                    first = false;
+                    write!(
+                        io.out,
+                        "{}",
+                        crate::render::herd::render(&ran, &table, args.herd_time)
+                    )
+                    .into_diagnostic()?;
                 }
                 Format::Json => {
                     json_runs.push(json::run(&file.path, &ran, key, &table, mode, args.witness))
                 }
             }
         }
+    }
+    if let Some(path) = &args.dot {
+        std::fs::write(path, dots.join("\n")).into_diagnostic()?;
     }
     if format == Format::Json {
         serde_json::to_writer_pretty(&mut *io.out, &json_runs).into_diagnostic()?;
@@ -228,4 +255,27 @@ fn replay(
         }
     }
     Ok(exit)
+}
+
+/// One consistent execution per outcome of `model`, as DOT digraphs.
+fn execution_graphs(
+    program: &Program,
+    model: relaxlab_semantics::ir::AxModel,
+    settings: &Settings,
+) -> Vec<String> {
+    use relaxlab_semantics::axiomatic::{self, ExecutionEnd};
+    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
+    let mut seen = std::collections::BTreeMap::new();
+    let _ = axiomatic::visit_consistent(
+        program,
+        model,
+        &engine::ax_options(settings),
+        &mut |ex, end, _| {
+            if let ExecutionEnd::Outcome(values) = end {
+                seen.entry(values.clone())
+                    .or_insert_with(|| axiomatic::to_dot(&prepared, ex));
+            }
+        },
+    );
+    seen.into_values().collect()
 }

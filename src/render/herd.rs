@@ -80,7 +80,13 @@ pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool)
             let key: Vec<Value> = order.iter().map(|&i| row.values[i]).collect();
             let line = order
                 .iter()
-                .map(|&i| format!("{}={};", herd_name(program, program.observed[i]), row.values[i]))
+                .map(|&i| {
+                    format!(
+                        "{}={};",
+                        herd_name(program, program.observed[i]),
+                        row.values[i]
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(" ");
             (key, line)
@@ -188,15 +194,27 @@ fn prop_text(program: &Program, p: &Prop, ctx: u8) -> String {
         Prop::Atom(o, CmpOp::Ne, v) => format!("~({}={v})", herd_name(program, *o)),
         Prop::Not(q) => format!("~{}", prop_text(program, q, 4)),
         Prop::And(a, b) => wrap(
-            format!("{} /\\ {}", prop_text(program, a, 2), prop_text(program, b, 3)),
+            format!(
+                "{} /\\ {}",
+                prop_text(program, a, 2),
+                prop_text(program, b, 3)
+            ),
             2,
         ),
         Prop::Or(a, b) => wrap(
-            format!("{} \\/ {}", prop_text(program, a, 1), prop_text(program, b, 2)),
+            format!(
+                "{} \\/ {}",
+                prop_text(program, a, 1),
+                prop_text(program, b, 2)
+            ),
             1,
         ),
         Prop::Implies(a, b) => wrap(
-            format!("{} => {}", prop_text(program, a, 1), prop_text(program, b, 0)),
+            format!(
+                "{} => {}",
+                prop_text(program, a, 1),
+                prop_text(program, b, 0)
+            ),
             0,
         ),
     }
@@ -309,6 +327,7 @@ mod tests {
             rows,
             failures: Vec::new(),
             races: Vec::new(),
+            race_witnesses: Vec::new(),
             stats: Stats::default(),
             bounds: Vec::new(),
         }
@@ -333,7 +352,10 @@ mod tests {
             )),
             vec![reg(0, 0), reg(1, 0)],
         );
-        let t = table(&p, &[(&[0, 0], 1), (&[0, 1], 1), (&[1, 0], 1), (&[1, 1], 1)]);
+        let t = table(
+            &p,
+            &[(&[0, 0], 1), (&[0, 1], 1), (&[1, 0], 1), (&[1, 1], 1)],
+        );
         assert_eq!(
             render(&p, &t, false),
             "Test T Allowed\nStates 4\n0:r0=0; 1:r0=0;\n0:r0=0; 1:r0=1;\n0:r0=1; 1:r0=0;\n\
@@ -356,8 +378,14 @@ mod tests {
         let t = table(&p, &[(&[0, 0], 1), (&[0, 1], 2), (&[1, 1], 1)]);
         let out = render(&p, &t, false);
         assert!(out.starts_with("Test T Forbidden\nStates 3\n"), "{out}");
-        assert!(out.contains("\nOk\nWitnesses\nPositive: 4 Negative: 0\n"), "{out}");
-        assert!(out.contains("Condition ~exists (1:r0=1 /\\ 1:r1=0)\n"), "{out}");
+        assert!(
+            out.contains("\nOk\nWitnesses\nPositive: 4 Negative: 0\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Condition ~exists (1:r0=1 /\\ 1:r1=0)\n"),
+            "{out}"
+        );
         assert!(out.contains("Observation T Never 0 4\n"), "{out}");
     }
 
@@ -374,7 +402,12 @@ mod tests {
                     Box::new(Prop::And(atom(reg(0, 0), -1), atom(reg(0, 1), 0))),
                 ),
             )),
-            vec![Observable::Loc(LocId(0)), reg(0, 0), reg(0, 1), Observable::Loc(LocId(1))],
+            vec![
+                Observable::Loc(LocId(0)),
+                reg(0, 0),
+                reg(0, 1),
+                Observable::Loc(LocId(1)),
+            ],
         );
         let t = table(&p, &[(&[2, 0, 5, 1], 1), (&[1, -1, 0, 1], 3)]);
         let out = render(&p, &t, true);
@@ -384,10 +417,17 @@ mod tests {
         assert_eq!(lines[3], "0:EAX=5; 0:EBX=0; [x]=1; [y]=2;");
         assert_eq!(lines[4], "Ok");
         assert_eq!(lines[6], "Positive: 4 Negative: 0");
-        assert_eq!(lines[7], "Condition forall ([y]=2 \\/ 0:EBX=-1 /\\ 0:EAX=0)");
+        assert_eq!(
+            lines[7],
+            "Condition forall ([y]=2 \\/ 0:EBX=-1 /\\ 0:EAX=0)"
+        );
         assert_eq!(lines[8], "Observation T Always 4 0");
         assert_eq!(lines[9], "Time T 0.00");
-        assert!(lines[10].starts_with("Hash=") && lines[10].len() == 37, "{}", lines[10]);
+        assert!(
+            lines[10].starts_with("Hash=") && lines[10].len() == 37,
+            "{}",
+            lines[10]
+        );
     }
 
     #[test]
@@ -397,14 +437,23 @@ mod tests {
             &[],
             Some((
                 Quantifier::Forall,
-                Prop::Not(Box::new(Prop::Implies(atom(reg(0, 0), 1), Box::new(Prop::False)))),
+                Prop::Not(Box::new(Prop::Implies(
+                    atom(reg(0, 0), 1),
+                    Box::new(Prop::False),
+                ))),
             )),
             vec![reg(0, 0)],
         );
         let t = table(&p, &[(&[0], 2), (&[1], 1)]);
         let out = render(&p, &t, false);
-        assert!(out.contains("\nNo\nWitnesses\nPositive: 1 Negative: 2\n"), "{out}");
-        assert!(out.contains("Condition forall (~(0:r0=1 => false))\n"), "{out}");
+        assert!(
+            out.contains("\nNo\nWitnesses\nPositive: 1 Negative: 2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Condition forall (~(0:r0=1 => false))\n"),
+            "{out}"
+        );
         assert!(out.contains("Observation T Sometimes 1 2\n"), "{out}");
     }
 }

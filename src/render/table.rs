@@ -28,12 +28,15 @@ pub enum Mode {
     Axiomatic,
 }
 
+/// Renders a witness trace as lines.
+pub type TraceLines<'a> = &'a dyn Fn(&Trace) -> Vec<String>;
+
 /// Renders one table. `witness` renders a trace as indented lines.
 pub fn render(
     program: &Program,
     table: &OutcomeTable,
     mode: Mode,
-    witness: Option<&dyn Fn(&Trace) -> Vec<String>>,
+    witness: Option<TraceLines<'_>>,
 ) -> String {
     let mut out = String::new();
     let how = match mode {
@@ -116,8 +119,9 @@ pub fn render(
         let _ = writeln!(out, "{}", line.trim_end());
         if let (Some(render_trace), Some(trace)) = (witness, &row.witness) {
             for step in render_trace(trace) {
-                let _ = writeln!(out, "        {step}");
+                let _ = writeln!(out, "        | {step}");
             }
+            out.push('\n');
         }
     }
     if table.rows.is_empty() {
@@ -133,7 +137,7 @@ pub fn render(
         let _ = writeln!(out, "\n  FAILURE: {what}{count}");
         if let (Some(render_trace), Some(trace)) = (witness, &failure.witness) {
             for step in render_trace(trace) {
-                let _ = writeln!(out, "        {step}");
+                let _ = writeln!(out, "        | {step}");
             }
         }
     }
@@ -167,9 +171,13 @@ pub fn render(
         Mode::Sampled { .. } => ("runs", "steps"),
         Mode::Axiomatic => ("candidates", "consistent"),
     };
+    let satisfying = match program.condition {
+        Some(_) => format!(", {satisfying} satisfying the condition"),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "\n  {} outcome{}, {satisfying} satisfying the condition; {} {states}, {} {transitions}",
+        "\n  {} outcome{}{satisfying}; {} {states}, {} {transitions}",
         table.rows.len(),
         if table.rows.len() == 1 { "" } else { "s" },
         table.stats.states,

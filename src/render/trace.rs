@@ -3,6 +3,7 @@
 use relaxlab_semantics::ir::{ModelKey, Program};
 use relaxlab_semantics::operational::{buffers_stores, describe_trace};
 use relaxlab_semantics::outcome::Trace;
+use relaxlab_semantics::relaxer;
 
 /// The lines of a trace of `program` (the program the model ran, after
 /// the mapping, so that inserted fences appear as steps) under `key`.
@@ -11,5 +12,16 @@ pub fn lines(program: &Program, key: ModelKey, trace: &Trace) -> Vec<String> {
         ModelKey::Op(m) => buffers_stores(m),
         ModelKey::Ax(_) => false,
     };
-    describe_trace(program, trace, buffered)
+    let mut lines = describe_trace(program, trace, buffered);
+    // RELAXER Def. 1: show the happens-before cycle of an SC-violating
+    // witness of a hardware model.
+    if buffered {
+        if let Some(cycle) = relaxer::sc_violation_with(program, trace, buffered) {
+            lines.push(format!(
+                "SC violation: {}",
+                relaxer::describe_cycle(program, &cycle)
+            ));
+        }
+    }
+    lines
 }

@@ -31,7 +31,7 @@ fn model_keys() -> Vec<String> {
         .collect()
 }
 
-impl<'t> Lowerer<'t> {
+impl Lowerer<'_> {
     /// A proposition; an unknown name lowers to `false` after its error.
     pub(super) fn lower_prop(&mut self, p: &ast::Prop) -> Prop {
         match &p.kind {

@@ -84,7 +84,7 @@ fn collect_handles(block: &ast::Block, out: &mut Vec<String>) {
     }
 }
 
-impl<'t> Lowerer<'t> {
+impl Lowerer<'_> {
     /// Lowers thread `t`'s body, ending it with `End`.
     pub(super) fn lower_thread(&mut self, t: ThreadId) -> ThreadCode {
         let slot = &self.slots[t.index()];

@@ -38,9 +38,15 @@ pub(crate) struct Skeleton {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Enumerated {
     pub candidates: u64,
+    /// Combinations of thread paths examined.
+    pub combinations: u64,
     /// The candidate bound was reached.
     pub truncated: bool,
 }
+
+/// How many path combinations may be examined per allowed candidate: most
+/// combinations fail the quick value check at once, so they are cheaper.
+const COMBINATIONS_PER_CANDIDATE: u64 = 4;
 
 /// Calls `visit` on every candidate, at most `max` of them.
 pub(crate) fn for_each_candidate(
@@ -52,7 +58,17 @@ pub(crate) fn for_each_candidate(
     let mut counters = Enumerated::default();
     let mut chosen: Vec<Option<&ThreadPath>> = Vec::with_capacity(program.threads.len());
     choose_paths(program, paths, &mut chosen, &mut |choice| {
-        if counters.truncated || !values_available(program, choice) {
+        if counters.truncated {
+            return Ok(());
+        }
+        // Combinations of paths count against the bound too, so a program
+        // whose paths multiply out cannot run unbounded without saying so.
+        counters.combinations += 1;
+        if counters.combinations > max.saturating_mul(COMBINATIONS_PER_CANDIDATE) {
+            counters.truncated = true;
+            return Ok(());
+        }
+        if !values_available(program, choice) {
             return Ok(());
         }
         let skeleton = build_skeleton(program, choice)?;
@@ -62,13 +78,21 @@ pub(crate) fn for_each_candidate(
     Ok(counters)
 }
 
+/// What to do with a complete choice of paths (one per thread, `None` for
+/// a thread never started).
+type OnChoice<'f, 'a> = dyn FnMut(&[Option<&'a ThreadPath>]) -> Result<(), AxError> + 'f;
+
+/// What to do with a complete choice of `rf` sources, `(write, read)`;
+/// false stops the enumeration.
+type OnSources<'f> = dyn FnMut(&[(usize, usize)]) -> bool + 'f;
+
 /// Every combination of one path per started thread. A forked thread
 /// starts iff its parent's path contains its fork.
 fn choose_paths<'a>(
     program: &Program,
     paths: &'a Paths,
     chosen: &mut Vec<Option<&'a ThreadPath>>,
-    f: &mut dyn FnMut(&[Option<&'a ThreadPath>]) -> Result<(), AxError>,
+    f: &mut OnChoice<'_, 'a>,
 ) -> Result<(), AxError> {
     let t = chosen.len();
     if t == program.threads.len() {
@@ -371,30 +395,26 @@ fn enumerate_rf_co(
 /// satisfy uniproc there, `acyclic(po-loc | rf | co | fr)`: every model
 /// requires it (the hardware models as an axiom, the C11 models through
 /// coherence with `po ⊆ hb`). `None` when there are more than `max`.
+///
+/// With `co` a total order of the location's writes, uniproc is the five
+/// coherence patterns (Alglave et al., "Herding cats", Sec. 4.3): CoWW
+/// (`co` follows `po`, built into the orders), and for each read its source
+/// `s` must not be `co`-after a write `po`-after the read (CoRW), nor
+/// `co`-before a write `po`-before it (CoWR), and the sources of two reads
+/// in `po` must not go backwards in `co` (CoRR). For each `co` order the
+/// reads' sources are chosen in program order under those bounds. Debug
+/// builds check every choice against the acyclicity itself.
 fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<LocChoice>> {
-    let n = ex.len();
-    let mut reads: Vec<(usize, Vec<usize>)> = Vec::new();
     let writes: Vec<usize> = events
         .iter()
         .copied()
         .filter(|&w| ex.events[w].is_write())
         .collect();
-    for &r in events {
-        let ev = &ex.events[r];
-        if !ev.is_read() {
-            continue;
-        }
-        let sources: Vec<usize> = writes
-            .iter()
-            .copied()
-            // CoRW: never from a write later in the same thread.
-            .filter(|&w| ex.events[w].value() == ev.value() && !ex.po.has(r, w))
-            .collect();
-        if sources.is_empty() {
-            return Some(Vec::new());
-        }
-        reads.push((r, sources));
-    }
+    let reads: Vec<usize> = events
+        .iter()
+        .copied()
+        .filter(|&r| ex.events[r].is_read())
+        .collect();
     // The init write (thread None) comes first in `writes`.
     let (init, rest) = match writes.split_first() {
         Some((i, rest)) if ex.events[*i].thread.is_none() => (Some(*i), rest.to_vec()),
@@ -408,53 +428,126 @@ fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<Lo
         &ex.po,
         &mut perms,
     );
-    let orders: Vec<Vec<usize>> = perms
-        .into_iter()
-        .map(|p| init.into_iter().chain(p).collect())
-        .collect();
+    let mut out = Vec::new();
+    let mut pos = vec![usize::MAX; ex.len()];
+    for perm in perms {
+        let order: Vec<usize> = init.into_iter().chain(perm).collect();
+        for (i, &w) in order.iter().enumerate() {
+            pos[w] = i;
+        }
+        let mut co_pairs = Vec::new();
+        for (i, &a) in order.iter().enumerate() {
+            for &b in &order[i + 1..] {
+                co_pairs.push((a, b));
+            }
+        }
+        // Per read: the sources its value and CoRW/CoWR allow.
+        let mut allowed: Vec<Vec<usize>> = Vec::with_capacity(reads.len());
+        for &r in &reads {
+            let value = ex.events[r].value();
+            let hi = writes
+                .iter()
+                .filter(|&&w| ex.po.has(r, w))
+                .map(|&w| pos[w])
+                .min()
+                .unwrap_or(usize::MAX);
+            let lo = writes
+                .iter()
+                .filter(|&&w| ex.po.has(w, r))
+                .map(|&w| pos[w])
+                .max()
+                .unwrap_or(0);
+            allowed.push(
+                order
+                    .iter()
+                    .copied()
+                    .filter(|&s| ex.events[s].value() == value && pos[s] >= lo && pos[s] < hi)
+                    .collect(),
+            );
+        }
+        let mut chosen = Vec::with_capacity(reads.len());
+        let fits = choose_sources(ex, &reads, &allowed, &pos, &mut chosen, &mut |rf| {
+            debug_assert!(
+                uniproc_holds(ex, events, rf, &co_pairs),
+                "relaxlab internal error: coherence patterns admitted a uniproc cycle"
+            );
+            out.push(LocChoice {
+                rf: rf.to_vec(),
+                co: co_pairs.clone(),
+            });
+            out.len() as u64 <= max
+        });
+        if !fits {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Chooses a source for each read in turn (CoRR: within a thread, sources
+/// of later reads are not `co`-before those of earlier ones); calls `f`
+/// with each complete choice. False when `f` asks to stop.
+fn choose_sources(
+    ex: &Execution,
+    reads: &[usize],
+    allowed: &[Vec<usize>],
+    pos: &[usize],
+    chosen: &mut Vec<(usize, usize)>,
+    f: &mut OnSources<'_>,
+) -> bool {
+    let i = chosen.len();
+    if i == reads.len() {
+        return f(chosen);
+    }
+    let r = reads[i];
+    // CoRR: the latest source among this thread's earlier reads.
+    let floor = chosen
+        .iter()
+        .filter(|&&(_, r0)| ex.po.has(r0, r))
+        .map(|&(s, _)| pos[s])
+        .max()
+        .unwrap_or(0);
+    for &s in &allowed[i] {
+        if pos[s] < floor {
+            continue;
+        }
+        chosen.push((s, r));
+        let go_on = choose_sources(ex, reads, allowed, pos, chosen, f);
+        chosen.pop();
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
+/// `acyclic(po-loc | rf | co | fr)` on one location, computed directly.
+fn uniproc_holds(
+    ex: &Execution,
+    events: &[usize],
+    rf_pairs: &[(usize, usize)],
+    co_pairs: &[(usize, usize)],
+) -> bool {
+    let n = ex.len();
     let set = events
         .iter()
         .fold(0u128, |acc, &e| acc | super::relation::single(e));
-    let po_loc = ex.po.restrict(set, set);
-    let mut out = Vec::new();
-    let mut tried = 0u64;
-    let mut rf_idx = vec![0usize; reads.len()];
-    loop {
-        for order in &orders {
-            tried += 1;
-            if tried > max {
-                return None;
-            }
-            let mut rf = Relation::new(n);
-            let mut co = Relation::new(n);
-            let rf_pairs: Vec<(usize, usize)> = reads
-                .iter()
-                .zip(&rf_idx)
-                .map(|((r, sources), &i)| (sources[i], *r))
-                .collect();
-            for &(w, r) in &rf_pairs {
-                rf.add_idx(w, r);
-            }
-            let mut co_pairs = Vec::new();
-            for (i, &a) in order.iter().enumerate() {
-                for &b in &order[i + 1..] {
-                    co.add_idx(a, b);
-                    co_pairs.push((a, b));
-                }
-            }
-            let fr = rf.inverse().seq(&co);
-            let uniproc = po_loc.union(&rf).union(&co).union(&fr);
-            if uniproc.acyclic().is_ok() {
-                out.push(LocChoice {
-                    rf: rf_pairs,
-                    co: co_pairs,
-                });
-            }
-        }
-        if !step(&mut rf_idx, |i| reads[i].1.len()) {
-            return Some(out);
-        }
+    let mut rf = Relation::new(n);
+    let mut co = Relation::new(n);
+    for &(w, r) in rf_pairs {
+        rf.add_idx(w, r);
     }
+    for &(a, b) in co_pairs {
+        co.add_idx(a, b);
+    }
+    let fr = rf.inverse().seq(&co);
+    ex.po
+        .restrict(set, set)
+        .union(&rf)
+        .union(&co)
+        .union(&fr)
+        .acyclic()
+        .is_ok()
 }
 
 /// Advances a mixed-radix counter (last digit fastest); false when it

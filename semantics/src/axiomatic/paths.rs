@@ -59,7 +59,14 @@ pub(crate) struct PathStep {
     pub instr: InstrId,
     pub line: u32,
     pub op: PathOp,
+    /// The write instructions the values read so far (this step's read
+    /// included) were justified by (see [`value_domains`]).
+    pub dep: u64,
 }
+
+/// A read's possible values, each with the write instructions its
+/// justification uses (a bit per instruction; 0 when not tracked).
+type Domain = Vec<(Value, u64)>;
 
 /// How a thread path ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +75,10 @@ pub(crate) enum PathEnd {
     /// A failed assert, a division by zero or a bad join handle: the thread
     /// stops there.
     Failed(FailureKind),
+    /// A failed `assume`: no execution takes this path. Kept only while
+    /// computing value domains, since the writes before the `assume` still
+    /// justify values other paths read.
+    Discarded,
 }
 
 /// One way a thread can run, given the values its reads get.
@@ -93,24 +104,34 @@ pub(crate) struct Paths {
 }
 
 /// The value domain of every location (see the module docs).
+///
+/// Each value carries the set of write instructions its justification
+/// uses (a bit mask, kept minimal per value): a write instruction never
+/// uses a value whose justification already uses it, since in a loop-free
+/// execution each instruction writes at most once and a justification is
+/// acyclic. Without this, `x += 6` would justify 6, 12, 18, ... by itself.
+/// Programs with more than 64 write instructions are not tracked (masks
+/// stay 0) and fall back to the plain rounds.
 pub(crate) fn value_domains(program: &Program, max_paths: u64) -> Vec<BTreeSet<Value>> {
-    let mut domains: Vec<BTreeSet<Value>> = program
+    let mut writer_bit: std::collections::BTreeMap<(usize, usize), u64> = Default::default();
+    for (t, code) in program.threads.iter().enumerate() {
+        for (i, ins) in code.code.iter().enumerate() {
+            if matches!(
+                ins.instr,
+                Instr::Store { .. } | Instr::Rmw { .. } | Instr::Cas { .. }
+            ) {
+                let k = writer_bit.len();
+                writer_bit.insert((t, i), if k < 64 { 1u64 << k } else { 0 });
+            }
+        }
+    }
+    let tracked = writer_bit.len() <= 64;
+    let mut domains: Vec<Domain> = program
         .locations
         .iter()
-        .map(|l| BTreeSet::from([l.init]))
+        .map(|l| vec![(l.init, 0)])
         .collect();
-    let writers = program
-        .threads
-        .iter()
-        .flat_map(|t| &t.code)
-        .filter(|i| {
-            matches!(
-                i.instr,
-                Instr::Store { .. } | Instr::Rmw { .. } | Instr::Cas { .. }
-            )
-        })
-        .count();
-    for _round in 0..writers {
+    for _round in 0..writer_bit.len() {
         let mut grew = false;
         for (t, code) in program.threads.iter().enumerate() {
             let tid = ThreadId::new(t);
@@ -125,9 +146,16 @@ pub(crate) fn value_domains(program: &Program, max_paths: u64) -> Vec<BTreeSet<V
                         PathOp::Update { loc, wrote, .. } => Some((loc, wrote)),
                         _ => None,
                     };
-                    if let Some((loc, v)) = written {
-                        grew |= domains[loc.index()].insert(v);
+                    let Some((loc, v)) = written else { continue };
+                    let bit = writer_bit
+                        .get(&(t, step.instr.index()))
+                        .copied()
+                        .unwrap_or(0);
+                    if tracked && step.dep & bit != 0 {
+                        continue;
                     }
+                    let mask = if tracked { step.dep | bit } else { 0 };
+                    grew |= insert_minimal(&mut domains[loc.index()], v, mask);
                 }
             }
         }
@@ -136,6 +164,21 @@ pub(crate) fn value_domains(program: &Program, max_paths: u64) -> Vec<BTreeSet<V
         }
     }
     domains
+        .into_iter()
+        .map(|d| d.into_iter().map(|(v, _)| v).collect())
+        .collect()
+}
+
+/// Adds `(v, mask)` unless a smaller justification of `v` is known;
+/// drops the larger ones. True if the domain changed.
+fn insert_minimal(domain: &mut Domain, v: Value, mask: u64) -> bool {
+    if domain.iter().any(|&(w, m)| w == v && m & mask == m) {
+        return false;
+    }
+    domain.retain(|&(w, m)| !(w == v && m & mask == mask));
+    domain.push((v, mask));
+    domain.sort_unstable();
+    true
 }
 
 /// Every path of every thread under `domains`, at most `max_paths` per
@@ -145,6 +188,10 @@ pub(crate) fn thread_paths(
     domains: &[BTreeSet<Value>],
     max_paths: u64,
 ) -> Paths {
+    let domains: Vec<Domain> = domains
+        .iter()
+        .map(|d| d.iter().map(|&v| (v, 0)).collect())
+        .collect();
     let mut out = Paths::default();
     for (t, code) in program.threads.iter().enumerate() {
         let mut paths = Vec::new();
@@ -152,12 +199,13 @@ pub(crate) fn thread_paths(
         run_thread(
             code,
             ThreadId::new(t),
-            domains,
+            &domains,
             &mut paths,
             &mut budget,
             &mut out.unroll_cut,
         );
         out.truncated |= budget == 0;
+        paths.retain(|p| p.end != PathEnd::Discarded);
         out.threads.push(paths);
     }
     out
@@ -167,6 +215,8 @@ pub(crate) fn thread_paths(
 #[derive(Clone)]
 struct Run {
     pc: usize,
+    /// The justification masks of the values read so far.
+    dep: u64,
     regs: Vec<Value>,
     steps: Vec<PathStep>,
 }
@@ -176,13 +226,14 @@ struct Run {
 fn run_thread(
     code: &ThreadCode,
     tid: ThreadId,
-    domains: &[BTreeSet<Value>],
+    domains: &[Domain],
     out: &mut Vec<ThreadPath>,
     budget: &mut u64,
     unroll_cut: &mut bool,
 ) {
     let mut stack = vec![Run {
         pc: 0,
+        dep: 0,
         regs: vec![0; code.regs.len()],
         steps: Vec::new(),
     }];
@@ -196,7 +247,15 @@ fn run_thread(
                 *budget -= 1;
                 out.push(path);
             }
-            Advance::Discarded { by_unroll } => *unroll_cut |= by_unroll,
+            Advance::Discarded { by_unroll, steps } => {
+                *unroll_cut |= by_unroll;
+                *budget -= 1;
+                out.push(ThreadPath {
+                    steps,
+                    regs: Vec::new(),
+                    end: PathEnd::Discarded,
+                });
+            }
             // Pushed in reverse so the smallest value is explored first.
             Advance::Branch => stack.extend(branches.into_iter().rev()),
         }
@@ -205,7 +264,10 @@ fn run_thread(
 
 enum Advance {
     Done(ThreadPath),
-    Discarded { by_unroll: bool },
+    Discarded {
+        by_unroll: bool,
+        steps: Vec<PathStep>,
+    },
     Branch,
 }
 
@@ -214,7 +276,7 @@ enum Advance {
 fn advance(
     code: &ThreadCode,
     tid: ThreadId,
-    domains: &[BTreeSet<Value>],
+    domains: &[Domain],
     mut run: Run,
     branches: &mut Vec<Run>,
 ) -> Advance {
@@ -240,10 +302,12 @@ fn advance(
             thread: tid,
             instr: here,
         };
-        let step = |op| PathStep {
+        let line = ins.line;
+        let step = |op, dep| PathStep {
             instr: here,
-            line: ins.line,
+            line,
             op,
+            dep,
         };
         run.pc += 1;
         match &ins.instr {
@@ -274,6 +338,7 @@ fn advance(
                 Ok(0) => {
                     return Advance::Discarded {
                         by_unroll: ins.origin == Origin::Unroll,
+                        steps: run.steps,
                     }
                 }
                 Ok(_) => {}
@@ -286,13 +351,13 @@ fn advance(
                     end: PathEnd::Finished,
                 })
             }
-            Instr::Fence { kind } => run.steps.push(step(PathOp::Fence(*kind))),
+            Instr::Fence { kind } => run.steps.push(step(PathOp::Fence(*kind), run.dep)),
             Instr::Fork { dst, child } => {
                 run.regs[dst.index()] = crate::ir::handle_of(*child);
-                run.steps.push(step(PathOp::Fork(*child)));
+                run.steps.push(step(PathOp::Fork(*child), run.dep));
             }
             Instr::Join { handle } => match thread_of_handle(run.regs[handle.index()]) {
-                Some(child) => run.steps.push(step(PathOp::Join(child))),
+                Some(child) => run.steps.push(step(PathOp::Join(child), run.dep)),
                 None => {
                     return failed(
                         run,
@@ -304,23 +369,30 @@ fn advance(
                 }
             },
             Instr::Store { loc, val, ord } => match val.eval(&run.regs) {
-                Ok(value) => run.steps.push(step(PathOp::Write {
-                    loc: *loc,
-                    value,
-                    mode: write_mode(*ord),
-                })),
+                Ok(value) => run.steps.push(step(
+                    PathOp::Write {
+                        loc: *loc,
+                        value,
+                        mode: write_mode(*ord),
+                    },
+                    run.dep,
+                )),
                 Err(_) => return failed(run, div0),
             },
             Instr::Load { dst, loc, ord } => {
-                for &value in &domains[loc.index()] {
+                for &(value, mask) in &domains[loc.index()] {
                     let mut next = run.clone();
                     next.regs[dst.index()] = value;
-                    next.steps.push(step(PathOp::Read {
-                        loc: *loc,
-                        value,
-                        mode: read_mode(*ord),
-                        access: AccessKind::Plain,
-                    }));
+                    next.dep |= mask;
+                    next.steps.push(step(
+                        PathOp::Read {
+                            loc: *loc,
+                            value,
+                            mode: read_mode(*ord),
+                            access: AccessKind::Plain,
+                        },
+                        next.dep,
+                    ));
                     branches.push(next);
                 }
                 return Advance::Branch;
@@ -336,16 +408,20 @@ fn advance(
                     Ok(v) => v,
                     Err(_) => return failed(run, div0),
                 };
-                for &read in &domains[loc.index()] {
+                for &(read, mask) in &domains[loc.index()] {
                     let mut next = run.clone();
                     next.regs[dst.index()] = read;
-                    next.steps.push(step(PathOp::Update {
-                        loc: *loc,
-                        read,
-                        wrote: op.apply(read, operand),
-                        read_mode: read_mode(ord.read_part()),
-                        write_mode: write_mode(ord.write_part()),
-                    }));
+                    next.dep |= mask;
+                    next.steps.push(step(
+                        PathOp::Update {
+                            loc: *loc,
+                            read,
+                            wrote: op.apply(read, operand),
+                            read_mode: read_mode(ord.read_part()),
+                            write_mode: write_mode(ord.write_part()),
+                        },
+                        next.dep,
+                    ));
                     branches.push(next);
                 }
                 return Advance::Branch;
@@ -363,9 +439,10 @@ fn advance(
                     (Ok(e), Ok(d)) => (e, d),
                     _ => return failed(run, div0),
                 };
-                for &read in &domains[loc.index()] {
+                for &(read, mask) in &domains[loc.index()] {
                     let mut next = run.clone();
                     next.regs[dst.index()] = read;
+                    next.dep |= mask;
                     let op = if read == expected {
                         PathOp::Update {
                             loc: *loc,
@@ -382,7 +459,7 @@ fn advance(
                             access: AccessKind::FailedCas,
                         }
                     };
-                    next.steps.push(step(op));
+                    next.steps.push(step(op, next.dep));
                     branches.push(next);
                 }
                 return Advance::Branch;

@@ -4,6 +4,15 @@
 //! counts (one per consistent execution, i.e. per distinct `(rf, co)`; for
 //! the C11 models an execution counts once however many SC orders make it
 //! consistent).
+//!
+//! `Stats::states` counts the candidates enumerated: those that pass
+//! uniproc location by location (see `candidates`), which every model
+//! requires; `Stats::transitions` the consistent ones. Bounds:
+//! [`BoundHit::MaxCandidates`] when `max_candidates` candidates (or four
+//! times as many combinations of thread paths, or that many paths of one
+//! thread) were reached; [`BoundHit::Unroll`] when some thread path was cut
+//! by an `assume` the unrolling added. The latter is conservative: the cut
+//! path may have needed values no consistent execution provides.
 
 use std::collections::BTreeMap;
 
@@ -253,6 +262,7 @@ pub fn run_axiomatic(
             })
             .collect(),
         races,
+        race_witnesses: Vec::new(),
         stats: summary.stats,
         bounds: summary.bounds,
     })

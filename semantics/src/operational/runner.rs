@@ -26,6 +26,9 @@ pub(crate) struct MoveInfo {
     pub load: bool,
     /// The move ends the execution (failure or discard).
     pub ends: bool,
+    /// The instruction a thread's move executes (`None` for internal
+    /// steps): RELAXER's Phase II biases by statement label.
+    pub instr: Option<InstrId>,
 }
 
 /// Where an execution stands after a move.
@@ -148,6 +151,7 @@ impl<'p, M: MemoryModel> Runner<'p, M> {
                     },
                     load: matches!(kind, Some(K::Read { .. } | K::Update { .. })),
                     ends: matches!(m.next, Next::Ended(_)),
+                    instr: m.instr,
                 });
             });
     }

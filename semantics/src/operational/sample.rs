@@ -93,7 +93,7 @@ pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions
     for (i, r) in results.into_iter().enumerate() {
         let i = i as u64;
         steps += r.steps;
-        races.extend(r.races.into_iter().map(|x| (x, ())));
+        races.extend(r.races.into_iter().map(|x| (x.unordered(), ())));
         match r.end {
             RunEnd::Final {
                 values,
@@ -136,6 +136,7 @@ pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions
             })
             .collect(),
         races: races.into_keys().collect(),
+        race_witnesses: Vec::new(),
         stats: Stats {
             states: opts.runs,
             transitions: steps,

@@ -4,13 +4,20 @@
 //! Two events are a *potential data race* when they come from different
 //! threads, access one location, and at least one is a store. A
 //! `->hb`-chain (Definition 2) is `e1, e1', ..., en, en'` with `ej ->p ej'`
-//! (same thread, `ej` not after `ej'`: the two may be one event), the
+//! (same thread, `ej` before `ej'`), the
 //! pairs from pairwise different threads, and `ej'` racing with `ej+1`; it
 //! is a *potential `->hb`-cycle* (Definition 3) when moreover `en'` races
 //! with `e1`. Algorithm 1 grows chains pair by pair and does not extend a
 //! chain that is already a cycle, so a reported cycle has no shorter prefix
 //! that is one (it is not decomposable); each cycle of `2k` events is found
 //! in `k` rotations, of which one is kept.
+//!
+//! Definition 2 writes `ej ->p ej'` with `i(e) <= i(e')`, which would let
+//! `ej` and `ej'` be one event; then `(1, 1, 5, 5)` would be a cycle of
+//! Fig. 2, but Sec. 3.1 lists exactly `(1, 3, 4, 5)` and `(2, 3, 4, 7)`. The
+//! worked example is followed: the two events of a pair are distinct (they
+//! may share a label, as two iterations of one statement, like the
+//! `(3, 5, 10, 10)` of Sec. 5.4).
 //!
 //! Everything a chain needs of an event but its place in program order is
 //! static: its thread, label, location and access (locations are static in
@@ -109,7 +116,8 @@ pub fn potential_race(a: &Statement, b: &Statement) -> bool {
 }
 
 /// The statement pairs `(s, s')` of one thread in program order in a
-/// lifted trace, `s` possibly equal to `s'`.
+/// lifted trace: an instance of `s` strictly before an instance of `s'`
+/// (two instances when `s = s'`).
 fn po_pairs(events: &[LiftedEvent]) -> BTreeSet<(Statement, Statement)> {
     let mut seen: BTreeSet<Statement> = BTreeSet::new();
     let mut pairs = BTreeSet::new();
@@ -122,10 +130,10 @@ fn po_pairs(events: &[LiftedEvent]) -> BTreeSet<(Statement, Statement)> {
             current = Some(e.thread);
         }
         let s = Statement::of(e);
-        seen.insert(s);
         for &p in &seen {
             pairs.insert((p, s));
         }
+        seen.insert(s);
     }
     pairs
 }
@@ -134,7 +142,7 @@ fn po_pairs(events: &[LiftedEvent]) -> BTreeSet<(Statement, Statement)> {
 /// exactly `length` events, in least rotation.
 fn cycles_of(pairs: &BTreeSet<(Statement, Statement)>, length: usize) -> BTreeSet<PredictedCycle> {
     let mut found = BTreeSet::new();
-    if length < 4 || length % 2 != 0 {
+    if length < 4 || length & 1 == 1 {
         return found;
     }
     let pairs: Vec<(Statement, Statement)> = pairs.iter().copied().collect();

@@ -4,7 +4,10 @@
 //! [`sc_violation`] lifts a trace ([`super::lift`]), builds program order
 //! (same thread, earlier instruction index) and conflict order (different
 //! threads, same location, one a store, ordered by commit index) and
-//! returns a shortest cycle, if any.
+//! returns a shortest cycle, if any. The search is a breadth-first search
+//! from every event, cubic in the number of events: meant for the traces
+//! of litmus tests (tens of events), after a quadratic acyclicity check
+//! that answers the common SC case alone.
 //!
 //! [`mark_non_sc`] marks outcome rows instead of traces: a row is non-SC iff
 //! its outcome is not among the outcomes of the SC model on the same

@@ -1,7 +1,8 @@
 //! A small builder of IR programs for the axiomatic engine's tests: litmus
 //! tests written as Rust calls, without the grammar crate.
 
-#![allow(dead_code)]
+// Each test binary and the benchmark use a different part of the builder.
+#![allow(dead_code, unused_imports)]
 
 use relaxlab_semantics::ir::*;
 

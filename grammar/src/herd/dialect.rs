@@ -1,0 +1,47 @@
+//! Which language a litmus file is in, and the translation entry point.
+
+use super::error::{self, HerdError, HerdErrors};
+use super::{c, lexer, x86};
+
+/// The language of a litmus file, by its first word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// relaxlab's own language (`test NAME ...`).
+    Relaxlab,
+    /// herd's C format (`C NAME`).
+    HerdC,
+    /// herd's X86 format (`X86 NAME`, also `X86_64 NAME`, which
+    /// [`translate`] refuses).
+    HerdX86,
+}
+
+/// The dialect of `src`, by its first word (after blanks and comments):
+/// `C`, `X86` or `X86_64`; anything else is relaxlab.
+pub fn detect(src: &str) -> Dialect {
+    match lexer::header(src).arch {
+        "C" => Dialect::HerdC,
+        "X86" | "X86_64" => Dialect::HerdX86,
+        _ => Dialect::Relaxlab,
+    }
+}
+
+/// Translates a herd C or X86 test into relaxlab source text.
+pub fn translate(src: &str) -> Result<String, HerdErrors> {
+    let h = lexer::header(src);
+    if h.name.is_empty() && detect(src) != Dialect::Relaxlab {
+        return Err(HerdErrors::new(vec![HerdError::syntax(
+            "end of line",
+            "the test name after the architecture",
+            h.name_span,
+        )]));
+    }
+    let result = match detect(src) {
+        Dialect::HerdC => c::translate_c(src, &h),
+        Dialect::HerdX86 => x86::translate_x86(src, &h),
+        Dialect::Relaxlab => Err(vec![HerdError::NotHerd {
+            found: h.arch.to_string(),
+            span: error::at(h.arch_span),
+        }]),
+    };
+    result.map_err(HerdErrors::new)
+}

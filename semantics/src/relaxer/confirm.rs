@@ -1,0 +1,450 @@
+//! Phase II of RELAXER (Sec. 4.3, Figs. 7-9): for each predicted cycle,
+//! seeded executions biased towards creating it.
+//!
+//! With the cycle `l1, ..., ln`, `co` holds the odd-numbered labels
+//! (`l1, l3, ...`: the first of each program-order pair, to be delayed so
+//! that the other thread's racing statement goes first) and `ce` the even
+//! ones (to be hurried). Each decision is gated by a coin of probability
+//! `P = 0.5`; time is logical, one unit per move:
+//!
+//! - `before_store` (Figs. 7, 8): a store labelled in `co` gets commit time
+//!   `now + DELAY_S` with probability P, every other store `now`; the times
+//!   are queued beside the model's buffers (`Bt`, `Bt_a`).
+//! - `after_any`: after every move, a buffered store whose time has come is
+//!   committed at once. A store whose time has not come is not committed,
+//!   and holds back the later stores of its FIFO.
+//! - `before_load`, `before_CAS` (Fig. 8; PSO, PSLO, and SC, which has
+//!   no buffers to delay; not TSO, Fig. 7): before a load, RMW
+//!   or CAS labelled in `co`, the thread pauses `DELAY_L` with probability
+//!   P (once per dynamic instruction). `DELAY_L < DELAY_S` as required.
+//! - `before_membar` (Figs. 7, 8): a thread whose next step waits for its
+//!   buffers (barrier, RMW, fork, join, end) waits until its stores' times
+//!   come (`waitUntil`). PSLO (Fig. 9) clears the thread's times instead.
+//! - `loadPSLO` (Fig. 9): a load with several possible values reads the
+//!   earliest with probability P when labelled in `ce`, else memory (the
+//!   newest).
+//! - The thread to move is chosen uniformly among those that are not
+//!   paused and have a step (the paper leaves it to the OS scheduler); when
+//!   none can move and no store is due, time jumps to the next due time.
+//!
+//! Each trial is one such run, recorded as a trace and checked with
+//! [`super::created`]; a trial is *buggy* when it created the cycle and
+//! ended in a failed assertion (after the cycle, since a failure ends the
+//! run). The report has RELAXER's Table 1 columns.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use rayon::prelude::*;
+
+use crate::ir::{LocId, Program, ThreadId};
+use crate::mapping::Mapping;
+use crate::model::MemoryModel;
+use crate::operational::{program_for, Ended, Group, Interp, MoveInfo, Runner, Status};
+use crate::outcome::{FailureKind, Trace};
+
+use super::created::creates;
+use super::lift::lift;
+use super::predict::PredictedCycle;
+
+/// RELAXER's `delayS`, in moves.
+pub const DELAY_S: u64 = 8;
+/// RELAXER's `delayL`, in moves.
+pub const DELAY_L: u64 = 4;
+/// Moves one trial may take before it is cut.
+pub const MAX_STEPS: u64 = 10_000;
+
+/// Options of Phase II.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConfirmOptions {
+    /// Trials per cycle (RELAXER ran 30).
+    pub trials: u64,
+    pub seed: u64,
+    pub mapping: Mapping,
+}
+
+impl Default for ConfirmOptions {
+    fn default() -> Self {
+        ConfirmOptions {
+            trials: 30,
+            seed: 0,
+            mapping: Mapping::Standard,
+        }
+    }
+}
+
+/// Phase II's result for one cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleReport {
+    pub cycle: PredictedCycle,
+    /// Trials that created the cycle.
+    pub created: u64,
+    /// Trials that created the cycle and failed an assertion.
+    pub buggy: u64,
+    /// The first trial that created the cycle (a witness), if any.
+    pub witness: Option<Trace>,
+}
+
+/// Phase II's result for one model: Table 1's columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfirmReport {
+    pub model: String,
+    pub trials: u64,
+    pub cycles: Vec<CycleReport>,
+}
+
+impl ConfirmReport {
+    /// Cycles predicted.
+    pub fn predicted(&self) -> usize {
+        self.cycles.len()
+    }
+    /// Cycles created in at least one trial.
+    pub fn confirmed(&self) -> usize {
+        self.cycles.iter().filter(|c| c.created > 0).count()
+    }
+    /// Confirmed cycles with a buggy trial.
+    pub fn bugs(&self) -> usize {
+        self.cycles.iter().filter(|c| c.buggy > 0).count()
+    }
+    /// The average, over confirmed cycles, of created / trials (`None`
+    /// when no cycle was confirmed: Table 1's "-").
+    pub fn probability(&self) -> Option<f64> {
+        let confirmed: Vec<&CycleReport> = self.cycles.iter().filter(|c| c.created > 0).collect();
+        if confirmed.is_empty() || self.trials == 0 {
+            return None;
+        }
+        let sum: f64 = confirmed
+            .iter()
+            .map(|c| c.created as f64 / self.trials as f64)
+            .sum();
+        Some(sum / confirmed.len() as f64)
+    }
+}
+
+/// SplitMix64: trial `i` of cycle `c` draws from `(seed, c, i)` alone.
+#[derive(Debug)]
+struct Coins(u64);
+
+impl Coins {
+    fn new(seed: u64, cycle: u64, trial: u64) -> Coins {
+        let mut c = Coins(
+            seed ^ cycle.wrapping_mul(0xA24B_AED4_963E_E407)
+                ^ trial.wrapping_mul(0x9FB2_1C65_1E98_DF25),
+        );
+        c.next();
+        c
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// `rand() < P` with P = 0.5.
+    fn coin(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Which figure applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    Tso,
+    Pso,
+    Pslo,
+    /// No buffers (SC): only the pauses and the thread choice.
+    Unbuffered,
+}
+
+/// The biased scheduler of one trial.
+#[derive(Debug)]
+struct Biased<'c> {
+    family: Family,
+    co: &'c BTreeSet<(ThreadId, u32)>,
+    ce: &'c BTreeSet<(ThreadId, u32)>,
+    lines: &'c [Vec<u32>],
+    now: u64,
+    due: BTreeMap<(ThreadId, LocId), VecDeque<u64>>,
+    wake: Vec<u64>,
+    paused: Vec<bool>,
+}
+
+/// A scheduling decision.
+enum Pick {
+    Move(usize),
+    Wait,
+}
+
+impl Biased<'_> {
+    fn label(&self, m: &MoveInfo) -> Option<(ThreadId, u32)> {
+        let Group::Thread(t) = m.group else {
+            return None;
+        };
+        let line = *self.lines.get(t.index())?.get(m.instr?.index())?;
+        Some((t, line))
+    }
+
+    fn due_of(&self, key: (ThreadId, LocId)) -> u64 {
+        self.due
+            .get(&key)
+            .and_then(|q| q.front().copied())
+            .unwrap_or(self.now)
+    }
+
+    fn pick(
+        &mut self,
+        moves: &[MoveInfo],
+        blocked: &dyn Fn(usize) -> bool,
+        coins: &mut Coins,
+    ) -> Pick {
+        // Fig. 9: a PSLO thread waiting at a barrier clears its times.
+        if self.family == Family::Pslo {
+            for t in 0..self.wake.len() {
+                if blocked(t) {
+                    for ((p, _), q) in self.due.iter_mut() {
+                        if p.index() == t {
+                            q.iter_mut().for_each(|d| *d = (*d).min(self.now));
+                        }
+                    }
+                }
+            }
+        }
+        // after_any: a due commit goes first.
+        if let Some(i) = moves
+            .iter()
+            .position(|m| m.commit.is_some_and(|k| self.due_of(k) <= self.now))
+        {
+            return Pick::Move(i);
+        }
+        let mut threads: Vec<ThreadId> = Vec::new();
+        for m in moves {
+            if let Group::Thread(t) = m.group {
+                if self.wake[t.index()] <= self.now && threads.last() != Some(&t) {
+                    threads.push(t);
+                }
+            }
+        }
+        if threads.is_empty() {
+            let next_commit = moves
+                .iter()
+                .filter_map(|m| m.commit.map(|k| self.due_of(k)))
+                .min();
+            let next_wake = moves
+                .iter()
+                .filter_map(|m| match m.group {
+                    Group::Thread(t) => Some(self.wake[t.index()]),
+                    Group::Internal => None,
+                })
+                .min();
+            return match next_commit.into_iter().chain(next_wake).min() {
+                Some(t) if t > self.now => {
+                    self.now = t;
+                    Pick::Wait
+                }
+                _ => Pick::Move(coins.below(moves.len())),
+            };
+        }
+        let t = threads[coins.below(threads.len())];
+        let first = moves
+            .iter()
+            .position(|m| m.group == Group::Thread(t))
+            .unwrap_or(0);
+        let m = moves[first];
+        let label = self.label(&m);
+        let in_co = label.is_some_and(|l| self.co.contains(&l));
+        let in_ce = label.is_some_and(|l| self.ce.contains(&l));
+        // before_load / before_CAS (PSO, PSLO).
+        let pauses = matches!(self.family, Family::Pso | Family::Pslo | Family::Unbuffered);
+        if m.load && pauses && in_co && !self.paused[t.index()] && coins.coin() {
+            self.paused[t.index()] = true;
+            self.wake[t.index()] = self.now + DELAY_L;
+            return Pick::Wait;
+        }
+        let n = m.result.1;
+        // loadPSLO: earliest when in ce with probability P, else memory.
+        let k = if n <= 1 {
+            0
+        } else if m.load {
+            if in_ce && coins.coin() {
+                0
+            } else {
+                n - 1
+            }
+        } else {
+            coins.below(n)
+        };
+        Pick::Move((first + k).min(moves.len() - 1))
+    }
+
+    fn taken(&mut self, m: &MoveInfo, coins: &mut Coins) {
+        if let Group::Thread(t) = m.group {
+            self.paused[t.index()] = false;
+        }
+        if let Some(key) = m.commit {
+            if let Some(q) = self.due.get_mut(&key) {
+                q.pop_front();
+            }
+        }
+        if let Some(key) = m.store {
+            if self.family != Family::Unbuffered {
+                let delayed = self.label(m).is_some_and(|l| self.co.contains(&l)) && coins.coin();
+                let at = if delayed {
+                    self.now + DELAY_S
+                } else {
+                    self.now
+                };
+                self.due.entry(key).or_default().push_back(at);
+            }
+        }
+        self.now += 1;
+    }
+}
+
+/// How a trial ended.
+#[derive(Debug, PartialEq, Eq)]
+struct Trial {
+    trace: Trace,
+    assert_failed: bool,
+}
+
+/// One biased run.
+fn trial<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    sched: &mut Biased<'_>,
+    coins: &mut Coins,
+) -> Trial {
+    let mut trace = Trace::default();
+    let mut rec = Some(&mut trace);
+    let mut runner = match Runner::start(Interp::new(program, model), &mut rec) {
+        Ok(r) => r,
+        Err(e) => {
+            return Trial {
+                assert_failed: matches!(e, Ended::Failed(FailureKind::Assert { .. })),
+                trace,
+            }
+        }
+    };
+    let mut moves: Vec<MoveInfo> = Vec::new();
+    let (mut steps, mut waits) = (0u64, 0u64);
+    let mut assert_failed = false;
+    while !runner.is_final() && steps < MAX_STEPS && waits < MAX_STEPS {
+        runner.moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let has_move = |t: usize| {
+            moves
+                .iter()
+                .any(|m| m.group == Group::Thread(ThreadId::new(t)))
+        };
+        let blocked = |t: usize| runner.running(t) && !has_move(t);
+        let choice = match sched.pick(&moves, &blocked, coins) {
+            Pick::Move(k) => k,
+            Pick::Wait => {
+                waits += 1;
+                continue;
+            }
+        };
+        sched.taken(&moves[choice], coins);
+        steps += 1;
+        match runner.take(choice, &mut rec) {
+            Some(Status::Running) => {}
+            Some(Status::Ended(e)) => {
+                assert_failed = matches!(e, Ended::Failed(FailureKind::Assert { .. }));
+                break;
+            }
+            None => break,
+        }
+    }
+    Trial {
+        trace,
+        assert_failed,
+    }
+}
+
+/// Phase II with RELAXER's defaults but for trials and seed.
+pub fn confirm<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    cycles: &[PredictedCycle],
+    trials: u64,
+    seed: u64,
+) -> ConfirmReport {
+    confirm_with(
+        program,
+        model,
+        cycles,
+        &ConfirmOptions {
+            trials,
+            seed,
+            ..ConfirmOptions::default()
+        },
+    )
+}
+
+/// Phase II: `opts.trials` biased runs per cycle under `model`.
+pub fn confirm_with<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    cycles: &[PredictedCycle],
+    opts: &ConfirmOptions,
+) -> ConfirmReport {
+    let compiled = program_for(program, model, opts.mapping);
+    let lines: Vec<Vec<u32>> = compiled
+        .threads
+        .iter()
+        .map(|t| t.code.iter().map(|i| i.line).collect())
+        .collect();
+    let family = match model.name() {
+        "tso" => Family::Tso,
+        "pso" => Family::Pso,
+        "pslo" => Family::Pslo,
+        _ => Family::Unbuffered,
+    };
+    let buffered = family != Family::Unbuffered;
+    let reports = cycles
+        .iter()
+        .enumerate()
+        .map(|(c, cycle)| {
+            let label = |j: usize| (cycle.elements[j].thread, cycle.elements[j].line);
+            let co: BTreeSet<(ThreadId, u32)> =
+                (0..cycle.elements.len()).step_by(2).map(label).collect();
+            let ce: BTreeSet<(ThreadId, u32)> =
+                (1..cycle.elements.len()).step_by(2).map(label).collect();
+            let results: Vec<(bool, bool, Trace)> = (0..opts.trials)
+                .into_par_iter()
+                .map(|i| {
+                    let mut coins = Coins::new(opts.seed, c as u64, i);
+                    let mut sched = Biased {
+                        family,
+                        co: &co,
+                        ce: &ce,
+                        lines: &lines,
+                        now: 0,
+                        due: BTreeMap::new(),
+                        wake: vec![0; compiled.threads.len()],
+                        paused: vec![false; compiled.threads.len()],
+                    };
+                    let t = trial(&compiled, model, &mut sched, &mut coins);
+                    let created = creates(&lift(&compiled, &t.trace, buffered), cycle);
+                    (created, t.assert_failed, t.trace)
+                })
+                .collect();
+            CycleReport {
+                cycle: cycle.clone(),
+                created: results.iter().filter(|r| r.0).count() as u64,
+                buggy: results.iter().filter(|r| r.0 && r.1).count() as u64,
+                witness: results.into_iter().find(|r| r.0).map(|r| r.2),
+            }
+        })
+        .collect();
+    ConfirmReport {
+        model: model.name().to_string(),
+        trials: opts.trials,
+        cycles: reports,
+    }
+}

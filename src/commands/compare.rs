@@ -1,0 +1,313 @@
+//! `relaxlab compare`: operational models beside their axiomatic twins.
+//!
+//! One table per test: the outcomes any model allows as rows, a column per
+//! operational model and per axiomatic twin (`sc` and `ax.sc`, `tso` and
+//! `ax.tso`, ...), each cell `yes` (allowed) or `-` (forbidden). Below it,
+//! every disagreement between a model and its twin, with evidence:
+//!
+//! - an outcome only the operational model reaches: its shortest witness
+//!   trace;
+//! - an outcome only the axiomatic model allows: a consistent execution of
+//!   it (its events, `rf` and `co`), and the reason where one is known.
+//!
+//! The expected relations (MODELS.md 4.1 and 3): operational = axiomatic
+//! for sc, tso and c11r; operational ⊆ axiomatic for pso and pslo, where
+//! RELAXER's conservative `ss` barrier also orders a store before later
+//! loads. A disagreement outside these relations is flagged UNEXPECTED.
+
+use std::collections::BTreeSet;
+
+use miette::IntoDiagnostic;
+use relaxlab_semantics::axiomatic::{self, to_dot, ExecutionEnd};
+use relaxlab_semantics::ir::{
+    AxModel, FenceKind, HwFence, Instr, ModelKey, OpModel, Program, Value,
+};
+use relaxlab_semantics::outcome::OutcomeTable;
+
+use super::common;
+use crate::cli::CompareArgs;
+use crate::engine::{self, Settings};
+use crate::exit::{Exit, Outcome};
+use crate::render::trace;
+use crate::{files, load, Io};
+
+/// The axiomatic twin of an operational model.
+fn twin(m: OpModel) -> AxModel {
+    match m {
+        OpModel::Sc => AxModel::Sc,
+        OpModel::Tso => AxModel::Tso,
+        OpModel::Pso => AxModel::Pso,
+        OpModel::Pslo => AxModel::Pslo,
+        OpModel::C11r => AxModel::C11r,
+        OpModel::C11t => AxModel::C11t,
+    }
+}
+
+/// Must the twins agree exactly (else: operational ⊆ axiomatic)?
+fn must_be_equal(m: OpModel) -> bool {
+    !matches!(m, OpModel::Pso | OpModel::Pslo)
+}
+
+/// One column of the table.
+struct Column {
+    key: ModelKey,
+    result: Result<OutcomeTable, String>,
+}
+
+pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
+    let config = common::config()?;
+    let settings = common::settings(&args.engine, &config);
+    let pool = common::pool(&args.engine, &config)?;
+    let models: Vec<OpModel> = common::op_models(&args.models)?
+        .into_iter()
+        .filter_map(|k| match k {
+            ModelKey::Op(m) => Some(m),
+            ModelKey::Ax(_) => None,
+        })
+        .collect();
+    let mut exit = Exit::Ok;
+    let mut dots = Vec::new();
+    for path in files::expand(&args.files)? {
+        let file = files::read(&path)?;
+        let program = match load::program(&file) {
+            Ok(p) => p,
+            Err(report) => {
+                io.report(&report);
+                exit = exit.max(Exit::InputError);
+                continue;
+            }
+        };
+        let mut columns = Vec::new();
+        for &m in &models {
+            for key in [ModelKey::Op(m), ModelKey::Ax(twin(m))] {
+                let result = match load::check_model(&program, key, &file) {
+                    Err(_) => Err("outside the model".to_string()),
+                    Ok(()) if !engine::available(key) => Err("not available".to_string()),
+                    Ok(()) => pool
+                        .install(|| engine::run(&program, key, &settings))
+                        .map_err(|e| e.to_string()),
+                };
+                if let Ok(t) = &result {
+                    if !t.complete() {
+                        exit = exit.max(Exit::Partial);
+                    }
+                }
+                columns.push(Column { key, result });
+            }
+        }
+        let text = render(&program, &columns, &models, &settings, &mut dots);
+        write!(io.out, "{text}").into_diagnostic()?;
+        if text.contains("UNEXPECTED") {
+            exit = exit.max(Exit::CheckFailed);
+        }
+    }
+    if let Some(dot_path) = &args.dot {
+        let text = if dots.is_empty() {
+            "// no disagreement: no execution to draw\ndigraph relaxlab {}\n".to_string()
+        } else {
+            dots.join("\n")
+        };
+        std::fs::write(dot_path, text).into_diagnostic()?;
+    }
+    Ok(exit)
+}
+
+fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
+    t.rows.iter().map(|r| r.values.clone()).collect()
+}
+
+fn render(
+    program: &Program,
+    columns: &[Column],
+    models: &[OpModel],
+    settings: &Settings,
+    dots: &mut Vec<String>,
+) -> String {
+    let mut out = format!("{}: operational vs axiomatic\n", program.name);
+    if let Some(c) = &program.condition {
+        out.push_str(&format!("  {}\n", c.text));
+    }
+    let mut rows: BTreeSet<Vec<Value>> = BTreeSet::new();
+    for c in columns {
+        if let Ok(t) = &c.result {
+            rows.extend(outcomes(t));
+        }
+    }
+    let names: Vec<String> = program
+        .observed
+        .iter()
+        .map(|o| program.observable_name(*o))
+        .collect();
+    let outcome_text = |v: &[Value]| -> String {
+        names
+            .iter()
+            .zip(v)
+            .map(|(n, x)| format!("{n}={x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let width = rows
+        .iter()
+        .map(|r| outcome_text(r).len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    let headers: Vec<String> = columns.iter().map(|c| c.key.to_string()).collect();
+    out.push_str(&format!("\n    {:<width$}", "outcome"));
+    for h in &headers {
+        out.push_str(&format!("  {h:>7}"));
+    }
+    out.push('\n');
+    for r in &rows {
+        let holds = program
+            .condition
+            .as_ref()
+            .map(|c| relaxlab_semantics::outcome::satisfies(program, &c.prop, r))
+            .unwrap_or(false);
+        out.push_str(&format!(
+            "  {} {:<width$}",
+            if holds { '*' } else { ' ' },
+            outcome_text(r)
+        ));
+        for c in columns {
+            let cell = match &c.result {
+                Ok(t) if t.rows.iter().any(|x| &x.values == r) => "yes",
+                Ok(_) => "-",
+                Err(_) => "n/a",
+            };
+            out.push_str(&format!("  {cell:>7}"));
+        }
+        out.push('\n');
+    }
+    for c in columns {
+        if let Err(why) = &c.result {
+            out.push_str(&format!("  {}: not run ({why})\n", c.key));
+        }
+    }
+
+    let mut any = false;
+    for &m in models {
+        let op = columns
+            .iter()
+            .find(|c| c.key == ModelKey::Op(m))
+            .and_then(|c| c.result.as_ref().ok());
+        let ax = columns
+            .iter()
+            .find(|c| c.key == ModelKey::Ax(twin(m)))
+            .and_then(|c| c.result.as_ref().ok());
+        let (Some(op), Some(ax)) = (op, ax) else {
+            continue;
+        };
+        let (o, a) = (outcomes(op), outcomes(ax));
+        for r in o.difference(&a) {
+            any = true;
+            out.push_str(&format!(
+                "\n  UNEXPECTED: {} reaches [{}] but ax.{} forbids it; witness:\n",
+                m.name(),
+                outcome_text(r),
+                twin(m).name()
+            ));
+            let key = ModelKey::Op(m);
+            let ran = engine::program_for(program, key, settings);
+            if let Some(w) = op
+                .rows
+                .iter()
+                .find(|x| &x.values == r)
+                .and_then(|x| x.witness.as_ref())
+            {
+                for line in trace::lines(&ran, key, w) {
+                    out.push_str(&format!("      {line}\n"));
+                }
+            }
+        }
+        for r in a.difference(&o) {
+            any = true;
+            let label = if must_be_equal(m) {
+                "UNEXPECTED"
+            } else {
+                "known difference"
+            };
+            out.push_str(&format!(
+                "\n  {label}: ax.{} allows [{}] but {} cannot reach it\n",
+                twin(m).name(),
+                outcome_text(r),
+                m.name()
+            ));
+            if !must_be_equal(m) {
+                out.push_str(&format!(
+                    "      {}\n",
+                    explain_pso_difference(&engine::program_for(
+                        program,
+                        ModelKey::Op(m),
+                        settings
+                    ))
+                ));
+            }
+            if let Some((text, dot)) = axiomatic_witness(program, twin(m), r, settings) {
+                out.push_str(&text);
+                dots.push(dot);
+            }
+        }
+    }
+    if !any {
+        out.push_str("\n  no disagreement between the models and their twins\n");
+    }
+    out.push('\n');
+    out
+}
+
+/// Why PSO/PSLO may reach less than their axiomatic twins (MODELS.md 4.1).
+fn explain_pso_difference(compiled: &Program) -> &'static str {
+    let has_ss = compiled.threads.iter().any(|t| {
+        t.code.iter().any(|i| {
+            matches!(
+                i.instr,
+                Instr::Fence {
+                    kind: FenceKind::Hw(HwFence::SS)
+                }
+            )
+        })
+    });
+    if has_ss {
+        "the program has an `ss` barrier: RELAXER's PSO/PSLO (Fig. 5) wait for every buffer to drain at it, \
+         so it also orders earlier stores before later loads, which the axiomatic model does not require"
+    } else {
+        "no `ss` barrier here: this difference is not the documented one; report it"
+    }
+}
+
+/// A consistent execution of `model` with outcome `values`: a text listing
+/// of its events and edges, and its DOT graph.
+fn axiomatic_witness(
+    program: &Program,
+    model: AxModel,
+    values: &[Value],
+    settings: &Settings,
+) -> Option<(String, String)> {
+    let mut found = None;
+    let _ = axiomatic::visit_consistent(
+        program,
+        model,
+        &engine::ax_options(settings),
+        &mut |ex, end, _| {
+            if found.is_none() {
+                if let ExecutionEnd::Outcome(v) = end {
+                    if v == values {
+                        found = Some(ex.clone());
+                    }
+                }
+            }
+        },
+    );
+    let ex = found?;
+    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
+    let dot = to_dot(&prepared, &ex);
+    let mut text = String::from("      a consistent execution (events; edges as in --dot):\n");
+    for line in dot
+        .lines()
+        .filter(|l| l.contains("->") && (l.contains("rf") || l.contains("co") || l.contains("fr")))
+    {
+        text.push_str(&format!("        {}\n", line.trim()));
+    }
+    Some((text, dot))
+}

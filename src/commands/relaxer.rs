@@ -1,0 +1,191 @@
+//! `relaxlab predict` and `relaxlab confirm`: RELAXER's active testing.
+//!
+//! Phase I (RELAXER Sec. 4.1, Algorithm 1) collects, from seeded SC runs,
+//! the potential happens-before cycles over statement labels (source
+//! lines). Phase II (Sec. 4.3, Figs. 7-9) runs biased executions under a
+//! relaxed model to create each cycle and records whether an assertion
+//! fails. Beside RELAXER's Table 1 columns, relaxlab prints the ground
+//! truth, decided by exhaustive exploration: whether any execution creates
+//! the cycle at all, and whether any such execution fails.
+
+use miette::IntoDiagnostic;
+use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
+use relaxlab_semantics::model::MemoryModel;
+use relaxlab_semantics::operational::models::{Pslo, Pso, Tso};
+use relaxlab_semantics::operational::ExploreOptions;
+use relaxlab_semantics::relaxer::{self, ConfirmOptions, PredictOptions, PredictedCycle};
+
+use super::common;
+use crate::cli::{ConfirmArgs, PredictArgs};
+use crate::exit::{Exit, Outcome};
+use crate::{files, load, Io};
+
+/// `--model` of `confirm` must be a relaxed hardware model.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`confirm` runs under tso, pso or pslo, not `{0}`")]
+#[diagnostic(
+    code(relaxlab::confirm::model),
+    help("RELAXER's Phase II is defined for the hardware models tso, pso and pslo")
+)]
+pub struct ConfirmModelError(String);
+
+fn cycles_of(
+    program: &Program,
+    length: usize,
+    runs: u64,
+    seed: u64,
+    settings: &crate::engine::Settings,
+) -> Vec<PredictedCycle> {
+    relaxer::predict(
+        program,
+        &PredictOptions {
+            length,
+            runs,
+            seed,
+            mapping: settings.mapping,
+        },
+    )
+}
+
+pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
+    let config = common::config()?;
+    let settings = common::settings(&crate::cli::EngineArgs::default(), &config);
+    let mut exit = Exit::Ok;
+    for path in files::expand(&args.files)? {
+        let file = files::read(&path)?;
+        let program = match load::program(&file) {
+            Ok(p) => p,
+            Err(report) => {
+                io.report(&report);
+                exit = exit.max(Exit::InputError);
+                continue;
+            }
+        };
+        let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
+        writeln!(
+            io.out,
+            "{}: {} potential cycle{} of length {} from {} SC runs (seed {})",
+            program.name,
+            cycles.len(),
+            if cycles.len() == 1 { "" } else { "s" },
+            args.length,
+            args.runs,
+            args.seed
+        )
+        .into_diagnostic()?;
+        for c in &cycles {
+            writeln!(io.out, "  {}", c.describe()).into_diagnostic()?;
+        }
+    }
+    Ok(exit)
+}
+
+pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
+    let config = common::config()?;
+    let settings = common::settings(&args.engine, &config);
+    let pool = common::pool(&args.engine, &config)?;
+    let mut models = Vec::new();
+    for key in common::op_models(&args.model)? {
+        match key {
+            ModelKey::Op(m @ (OpModel::Tso | OpModel::Pso | OpModel::Pslo)) => models.push(m),
+            other => return Err(ConfirmModelError(other.to_string()).into()),
+        }
+    }
+    let mut exit = Exit::Ok;
+    for path in files::expand(&args.files)? {
+        let file = files::read(&path)?;
+        let program = match load::program(&file) {
+            Ok(p) => p,
+            Err(report) => {
+                io.report(&report);
+                exit = exit.max(Exit::InputError);
+                continue;
+            }
+        };
+        let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
+        writeln!(
+            io.out,
+            "{}: {} cycles predicted (length {}, {} SC runs, seed {}); {} biased trials per cycle",
+            program.name,
+            cycles.len(),
+            args.length,
+            args.runs,
+            args.seed,
+            args.trials
+        )
+        .into_diagnostic()?;
+        for &m in &models {
+            let text = pool.install(|| match m {
+                OpModel::Tso => table(&program, &Tso, &cycles, args, &settings),
+                OpModel::Pso => table(&program, &Pso, &cycles, args, &settings),
+                _ => table(&program, &Pslo, &cycles, args, &settings),
+            });
+            if text.contains("PARTIAL") {
+                exit = exit.max(Exit::Partial);
+            }
+            write!(io.out, "{text}").into_diagnostic()?;
+        }
+    }
+    Ok(exit)
+}
+
+/// One model's table: per cycle, Phase II's counts beside the ground truth.
+fn table<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    cycles: &[PredictedCycle],
+    args: &ConfirmArgs,
+    settings: &crate::engine::Settings,
+) -> String {
+    let report = relaxer::confirm_with(
+        program,
+        model,
+        cycles,
+        &ConfirmOptions {
+            trials: args.trials,
+            seed: args.seed,
+            mapping: settings.mapping,
+        },
+    );
+    let opts = ExploreOptions {
+        max_states: settings.max_states,
+        mapping: settings.mapping,
+    };
+    let mut out = format!("\n  under {}:\n", model.name());
+    out.push_str(&format!(
+        "    {:<22} {:>8} {:>8}   {:<9} {:<9}\n",
+        "cycle", "created", "buggy", "feasible", "can fail"
+    ));
+    let (mut feasible, mut found_feasible) = (0, 0);
+    for c in &report.cycles {
+        let truth = relaxer::ground_truth(program, model, &c.cycle, &opts);
+        let yes_no = |b: bool| if b { "yes" } else { "no" };
+        let partial = if truth.complete { "" } else { " PARTIAL" };
+        if truth.feasible {
+            feasible += 1;
+            if c.created > 0 {
+                found_feasible += 1;
+            }
+        }
+        out.push_str(&format!(
+            "    {:<22} {:>8} {:>8}   {:<9} {:<9}{partial}\n",
+            c.cycle.describe(),
+            c.created,
+            c.buggy,
+            yes_no(truth.feasible),
+            yes_no(truth.buggy),
+        ));
+    }
+    let probability = match report.probability() {
+        Some(p) => format!("{p:.2}"),
+        None => "-".to_string(),
+    };
+    out.push_str(&format!(
+        "    predicted {}, confirmed {}, bugs {}, probability of confirming a cycle {probability}; \
+         feasible {feasible}, of which Phase II confirmed {found_feasible}\n",
+        report.predicted(),
+        report.confirmed(),
+        report.bugs(),
+    ));
+    out
+}
