@@ -142,3 +142,24 @@ fn help_documents_exit_codes() {
     assert_eq!(code, 0);
     assert!(out.contains("Exit codes:"), "{out}");
 }
+
+/// MODELS.md 4.1 and 3: operational = axiomatic for sc, tso and c11r,
+/// operational ⊆ axiomatic for pso and pslo, on every loop-free test of the
+/// library (tests with loops are compared operationally only).
+#[test]
+fn compare_finds_no_unexpected_disagreement_in_the_library() {
+    let (code, out, err) = relaxlab(&[
+        "compare",
+        "litmus/classic",
+        "litmus/c11",
+        "litmus/seeds",
+        "litmus/algorithms",
+        "litmus/herd",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("UNEXPECTED"), "{out}");
+    assert!(
+        out.contains("known difference: ax.pso allows"),
+        "the SB+fences.ss difference is gone:\n{out}"
+    );
+}

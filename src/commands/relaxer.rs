@@ -152,10 +152,7 @@ fn table<M: MemoryModel>(
         mapping: settings.mapping,
     };
     let mut out = format!("\n  under {}:\n", model.name());
-    out.push_str(&format!(
-        "    {:<22} {:>8} {:>8}   {:<9} {:<9}\n",
-        "cycle", "created", "buggy", "feasible", "can fail"
-    ));
+    out.push_str("    cycle                   created    buggy   feasible  can fail\n");
     let (mut feasible, mut found_feasible) = (0, 0);
     for c in &report.cycles {
         let truth = relaxer::ground_truth(program, model, &c.cycle, &opts);
@@ -167,14 +164,16 @@ fn table<M: MemoryModel>(
                 found_feasible += 1;
             }
         }
-        out.push_str(&format!(
-            "    {:<22} {:>8} {:>8}   {:<9} {:<9}{partial}\n",
+        let line = format!(
+            "    {:<22} {:>8} {:>8}   {:<9} {:<9}{partial}",
             c.cycle.describe(),
             c.created,
             c.buggy,
             yes_no(truth.feasible),
             yes_no(truth.buggy),
-        ));
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     let probability = match report.probability() {
         Some(p) => format!("{p:.2}"),
