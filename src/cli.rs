@@ -134,7 +134,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub herd_time: bool,
     /// Write the witness execution graph of every outcome as Graphviz DOT
-    /// (axiomatic models: a consistent execution per outcome).
+    /// (axiomatic models: a consistent execution per outcome); `-` prints
+    /// it after the tables.
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     #[command(flatten)]

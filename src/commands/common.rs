@@ -104,3 +104,25 @@ pub fn ax_models(names: &[String]) -> Result<Vec<ModelKey>, UnknownModel> {
         })
         .collect()
 }
+
+/// Every program named by `paths` (directories expanded), each with its
+/// file. A file that does not load is reported on `io` and skipped, and
+/// `exit` records the input error; an unreadable path stops the command.
+pub fn programs(
+    paths: &[std::path::PathBuf],
+    io: &mut crate::Io<'_>,
+    exit: &mut crate::Exit,
+) -> Result<Vec<(crate::files::SourceFile, relaxlab_semantics::ir::Program)>, miette::Report> {
+    let mut out = Vec::new();
+    for path in crate::files::expand(paths)? {
+        let file = crate::files::read(&path)?;
+        match crate::load::program(&file) {
+            Ok(program) => out.push((file, program)),
+            Err(report) => {
+                io.report(&report);
+                *exit = (*exit).max(crate::Exit::InputError);
+            }
+        }
+    }
+    Ok(out)
+}

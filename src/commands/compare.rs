@@ -32,7 +32,7 @@ use crate::cli::CompareArgs;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::render::trace;
-use crate::{files, load, Io};
+use crate::{load, Io};
 
 /// The label of a disagreement on an outcome only racy executions reach.
 const RACY: &str = "racy (undefined behaviour)";
@@ -77,16 +77,7 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
         .collect();
     let mut exit = Exit::Ok;
     let mut dots = Vec::new();
-    for path in files::expand(&args.files)? {
-        let file = files::read(&path)?;
-        let program = match load::program(&file) {
-            Ok(p) => p,
-            Err(report) => {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-        };
+    for (file, program) in common::programs(&args.files, io, &mut exit)? {
         let mut columns = Vec::new();
         for &m in &models {
             for key in [ModelKey::Op(m), ModelKey::Ax(twin(m))] {

@@ -2,22 +2,14 @@
 
 use miette::IntoDiagnostic;
 
+use super::common;
 use crate::cli::ParseArgs;
 use crate::exit::{Exit, Outcome};
-use crate::{files, load, Io};
+use crate::Io;
 
 pub fn parse(args: &ParseArgs, io: &mut Io<'_>) -> Outcome {
     let mut exit = Exit::Ok;
-    for path in files::expand(&args.files)? {
-        let file = files::read(&path)?;
-        let program = match load::program(&file) {
-            Ok(p) => p,
-            Err(report) => {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-        };
+    for (file, program) in common::programs(&args.files, io, &mut exit)? {
         if args.ir {
             writeln!(io.out, "{}", relaxlab_grammar::ir_listing(&program)).into_diagnostic()?;
         } else {

@@ -59,16 +59,7 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
         other => return Err(RaceModelError(other.to_string()).into()),
     };
     let mut exit = Exit::Ok;
-    for path in files::expand(&args.files)? {
-        let file = files::read(&path)?;
-        let program = match load::program(&file) {
-            Ok(p) => p,
-            Err(report) => {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-        };
+    for (file, program) in common::programs(&args.files, io, &mut exit)? {
         // Race detection needs C11 accesses: the same static check as c11r.
         load::check_model(&program, ModelKey::Op(OpModel::C11r), &file)?;
         let result = pool.install(|| engine::races(&program, model, &settings))?;

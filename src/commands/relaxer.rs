@@ -18,7 +18,7 @@ use relaxlab_semantics::relaxer::{self, ConfirmOptions, PredictOptions, Predicte
 use super::common;
 use crate::cli::{ConfirmArgs, PredictArgs};
 use crate::exit::{Exit, Outcome};
-use crate::{files, load, Io};
+use crate::Io;
 
 /// `--model` of `confirm` must be a relaxed hardware model.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -51,16 +51,7 @@ pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     let settings = common::settings(&crate::cli::EngineArgs::default(), &config);
     let mut exit = Exit::Ok;
-    for path in files::expand(&args.files)? {
-        let file = files::read(&path)?;
-        let program = match load::program(&file) {
-            Ok(p) => p,
-            Err(report) => {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-        };
+    for (_file, program) in common::programs(&args.files, io, &mut exit)? {
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
         writeln!(
             io.out,
@@ -92,16 +83,7 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
         }
     }
     let mut exit = Exit::Ok;
-    for path in files::expand(&args.files)? {
-        let file = files::read(&path)?;
-        let program = match load::program(&file) {
-            Ok(p) => p,
-            Err(report) => {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-        };
+    for (_file, program) in common::programs(&args.files, io, &mut exit)? {
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
         writeln!(
             io.out,

@@ -12,7 +12,7 @@ use crate::cli::{Format, RunArgs, StrategyArg};
 use crate::engine::{self, Sampling, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::render::{json, table, trace};
-use crate::{files, load, Io};
+use crate::{load, Io};
 
 /// A flag combination that makes no sense.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -80,16 +80,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let mut exit = Exit::Ok;
     let mut json_runs = Vec::new();
     let mut first = true;
-    for path in files::expand(&args.files)? {
-        let file = files::read(&path)?;
-        let program = match load::program(&file) {
-            Ok(p) => p,
-            Err(report) => {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-        };
+    for (file, program) in common::programs(&args.files, io, &mut exit)? {
         for &key in &models {
             if let Err(report) = load::check_model(&program, key, &file) {
                 io.report(&report);
@@ -148,8 +139,12 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
             }
         }
     }
-    if let Some(path) = &args.dot {
-        std::fs::write(path, dots.join("\n")).into_diagnostic()?;
+    match &args.dot {
+        Some(path) if path.as_os_str() == "-" => {
+            writeln!(io.out, "\n{}", dots.join("\n")).into_diagnostic()?;
+        }
+        Some(path) => std::fs::write(path, dots.join("\n")).into_diagnostic()?,
+        None => {}
     }
     if format == Format::Json {
         serde_json::to_writer_pretty(&mut *io.out, &json_runs).into_diagnostic()?;
@@ -213,16 +208,7 @@ fn replay(
         ..settings.clone()
     };
     let mut exit = Exit::Ok;
-    for path in files::expand(&args.files)? {
-        let file = files::read(&path)?;
-        let program = match load::program(&file) {
-            Ok(p) => p,
-            Err(report) => {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-        };
+    for (file, program) in common::programs(&args.files, io, &mut exit)? {
         load::check_model(&program, *key, &file)?;
         let ran = engine::program_for(&program, *key, &settings);
         let Some((trace, outcome)) = engine::replay(&program, *key, &settings, index)? else {
