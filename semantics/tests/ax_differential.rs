@@ -18,8 +18,14 @@ use relaxlab_semantics::ir::{
 use relaxlab_semantics::operational::{explore, run_hardware, ExploreOptions, Run};
 use relaxlab_semantics::outcome::OutcomeTable;
 
-/// Programs per test.
-const PROGRAMS: usize = 200;
+/// Programs per test: 2,000 in release builds (CI), 200 in debug builds;
+/// `RELAXLAB_DIFF_PROGRAMS=N` overrides it for long runs.
+fn programs() -> usize {
+    std::env::var("RELAXLAB_DIFF_PROGRAMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 200 } else { 2000 })
+}
 
 /// xorshift64*: a fixed-seed generator, so every run checks the same
 /// programs.
@@ -156,7 +162,7 @@ fn describe(p: &Program) -> String {
 #[test]
 fn hardware_models_agree_with_operational() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    for _ in 0..PROGRAMS {
+    for _ in 0..programs() {
         let p = random_program(&mut rng, true);
         for (a, o) in [(AxModel::Sc, OpModel::Sc), (AxModel::Tso, OpModel::Tso)] {
             assert_eq!(ax(&p, a), op(&p, o), "{}:\n{}", a.name(), describe(&p));
@@ -178,7 +184,7 @@ fn hardware_models_agree_with_operational() {
 #[test]
 fn c11r_agrees_with_operational() {
     let mut rng = Rng(0x0c11_c11c_0000_0042);
-    for _ in 0..PROGRAMS {
+    for _ in 0..programs() {
         let p = random_program(&mut rng, false);
         let op_out = outcomes(&explore(&p, &C11r::default(), &ExploreOptions::default()));
         let c11r = ax(&p, AxModel::C11r);
