@@ -143,6 +143,27 @@ fn ax(p: &Program, m: AxModel) -> BTreeSet<Vec<Value>> {
     outcomes(&run_axiomatic(p, m, &AxOptions::default()).unwrap())
 }
 
+/// Is the program within the axiomatic engine's default candidate bound
+/// for every model the test compares? Rare random programs (many writes to
+/// one location) exceed it; they are counted and reported, never compared
+/// on a partial result.
+fn within_bound(p: &Program, models: &[AxModel]) -> bool {
+    models.iter().all(|m| {
+        run_axiomatic(p, *m, &AxOptions::default())
+            .unwrap()
+            .complete()
+    })
+}
+
+/// Programs beyond the bound must stay rare: at most 1 in 100.
+fn report_skipped(test: &str, skipped: usize, total: usize) {
+    eprintln!("{test}: {total} programs, {skipped} beyond the axiomatic candidate bound");
+    assert!(
+        skipped * 100 <= total,
+        "{test}: {skipped} of {total} programs beyond the bound"
+    );
+}
+
 fn op(p: &Program, m: OpModel) -> BTreeSet<Vec<Value>> {
     let run = Run::Exhaustive(ExploreOptions::default());
     outcomes(&run_hardware(p, m, &run).unwrap())
@@ -162,8 +183,16 @@ fn describe(p: &Program) -> String {
 #[test]
 fn hardware_models_agree_with_operational() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut skipped = 0;
     for _ in 0..programs() {
         let p = random_program(&mut rng, true);
+        if !within_bound(
+            &p,
+            &[AxModel::Sc, AxModel::Tso, AxModel::Pso, AxModel::Pslo],
+        ) {
+            skipped += 1;
+            continue;
+        }
         for (a, o) in [(AxModel::Sc, OpModel::Sc), (AxModel::Tso, OpModel::Tso)] {
             assert_eq!(ax(&p, a), op(&p, o), "{}:\n{}", a.name(), describe(&p));
         }
@@ -179,13 +208,23 @@ fn hardware_models_agree_with_operational() {
             );
         }
     }
+    report_skipped(
+        "hardware_models_agree_with_operational",
+        skipped,
+        programs(),
+    );
 }
 
 #[test]
 fn c11r_agrees_with_operational() {
     let mut rng = Rng(0x0c11_c11c_0000_0042);
+    let mut skipped = 0;
     for _ in 0..programs() {
         let p = random_program(&mut rng, false);
+        if !within_bound(&p, &[AxModel::C11r, AxModel::C11, AxModel::C11t]) {
+            skipped += 1;
+            continue;
+        }
         let op_out = outcomes(&explore(&p, &C11r::default(), &ExploreOptions::default()));
         let c11r = ax(&p, AxModel::C11r);
         assert_eq!(c11r, op_out, "c11r:\n{}", describe(&p));
@@ -202,4 +241,5 @@ fn c11r_agrees_with_operational() {
             describe(&p)
         );
     }
+    report_skipped("c11r_agrees_with_operational", skipped, programs());
 }
