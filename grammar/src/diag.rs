@@ -458,15 +458,7 @@ impl Errors {
     /// Renders every diagnostic without colour at `width` columns, with the
     /// source attached: what snapshot tests compare.
     pub fn render(&self, path: &str, src: &str, width: usize) -> String {
-        let report = miette::Report::new(self.clone())
-            .with_source_code(NamedSource::new(path, src.to_string()));
-        let handler =
-            GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
-        let mut out = String::new();
-        match handler.render_report(&mut out, report.as_ref()) {
-            Ok(()) => out,
-            Err(_) => format!("relaxlab internal error: could not render {self}"),
-        }
+        render_plain(self.clone(), path, src, width)
     }
 }
 
@@ -540,5 +532,23 @@ pub(crate) fn did_you_mean<'a>(
     match suggest(name, candidates) {
         Some(s) => format!("did you mean `{s}`?"),
         None => otherwise(),
+    }
+}
+
+/// Renders a diagnostic with its source, without colour, at `width`
+/// columns: the form snapshot tests compare (front end and herd importer).
+pub(crate) fn render_plain<D>(diag: D, path: &str, src: &str, width: usize) -> String
+where
+    D: miette::Diagnostic + Send + Sync + 'static,
+{
+    let shown = diag.to_string();
+    let report =
+        miette::Report::new(diag).with_source_code(NamedSource::new(path, src.to_string()));
+    let handler =
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
+    let mut out = String::new();
+    match handler.render_report(&mut out, report.as_ref()) {
+        Ok(()) => out,
+        Err(_) => format!("relaxlab internal error: could not render {shown}"),
     }
 }

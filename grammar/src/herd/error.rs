@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
+use miette::{Diagnostic, SourceSpan};
 use relaxlab_semantics::ir::Span;
 use thiserror::Error;
 
@@ -172,15 +172,7 @@ impl HerdErrors {
     /// Renders every diagnostic without colour at `width` columns with the
     /// herd text attached: what snapshot tests compare.
     pub fn render(&self, path: &str, src: &str, width: usize) -> String {
-        let report = miette::Report::new(self.clone())
-            .with_source_code(NamedSource::new(path, src.to_string()));
-        let handler =
-            GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
-        let mut out = String::new();
-        match handler.render_report(&mut out, report.as_ref()) {
-            Ok(()) => out,
-            Err(_) => format!("relaxlab internal error: could not render {self}"),
-        }
+        crate::diag::render_plain(self.clone(), path, src, width)
     }
 }
 
