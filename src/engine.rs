@@ -31,6 +31,10 @@ pub struct Settings {
     pub max_candidates: u64,
     pub unroll: Option<u32>,
     pub sampling: Option<Sampling>,
+    /// Also explore SC to mark the rows no SC execution reaches (`non-SC`,
+    /// RELAXER Def. 1). Tables shown to people want it; `check` and
+    /// `bench` do not, and skip the extra exploration.
+    pub mark_non_sc: bool,
     /// Show a progress bar on stderr when an exhaustive exploration runs
     /// past about a second (set by `run` when stderr is a terminal).
     pub progress: bool,
@@ -44,6 +48,7 @@ impl Default for Settings {
             max_candidates: 10_000_000,
             unroll: None,
             sampling: None,
+            mark_non_sc: true,
             progress: false,
         }
     }
@@ -165,7 +170,7 @@ pub fn run(
             };
             // RELAXER Def. 1: an outcome no SC execution reaches is reached
             // only by SC-violating executions.
-            if m != OpModel::Sc && settings.sampling.is_none() {
+            if m != OpModel::Sc && settings.sampling.is_none() && settings.mark_non_sc {
                 let sc = operational(
                     program,
                     &Sc,

@@ -127,8 +127,10 @@ pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
         let program = load::program(&source)?;
         let key =
             ModelKey::from_name(model).ok_or_else(|| miette::miette!("unknown model {model}"))?;
+        // Measure the model's exploration alone, without the non-SC marking run.
         let settings = Settings {
             max_states,
+            mark_non_sc: false,
             ..Settings::default()
         };
         let pool = rayon::ThreadPoolBuilder::new()

@@ -36,7 +36,11 @@ enum FileResult {
 
 pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
-    let settings = common::settings(&args.engine, &config);
+    // Verdicts do not depend on the non-SC marks: skip the extra SC run.
+    let settings = Settings {
+        mark_non_sc: false,
+        ..common::settings(&args.engine, &config)
+    };
     let pool = common::pool(&args.engine, &config)?;
     let only: Option<Vec<ModelKey>> = if args.only.is_empty() {
         None

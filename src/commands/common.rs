@@ -34,6 +34,7 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
             .unwrap_or(default.max_candidates),
         unroll: args.unroll.or(config.unroll),
         sampling: None,
+        mark_non_sc: true,
         progress: false,
     }
 }
