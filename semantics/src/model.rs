@@ -74,17 +74,29 @@ pub struct Site {
 /// SC-violation checks and the lift of a trace to an axiomatic execution.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum EventKind {
-    /// A load read `value`.
-    Read { loc: LocId, value: Value },
+    /// A load read `value`. `older` says which store it read, for the lift
+    /// of a trace to an execution: the field's rule below.
+    Read {
+        loc: LocId,
+        value: Value,
+        /// How many stores the read skipped: under the C11 models (`c11r`,
+        /// `c11t`), the number of stores to `loc` performed after the one
+        /// read; under PSLO, the number of entries of the thread's store
+        /// history newer than the one read; 0 under SC, TSO and PSO, which
+        /// read their own newest buffered store or memory.
+        older: u32,
+    },
     /// A store was performed (into a buffer or into memory, as the model
     /// does it) with `value`.
     Write { loc: LocId, value: Value },
     /// An RMW or CAS read `read`; `wrote` is what it wrote (`None`: a
-    /// failed CAS, which writes nothing).
+    /// failed CAS, which writes nothing). `older` as for
+    /// [`EventKind::Read`] (only a failed CAS may read an older store).
     Update {
         loc: LocId,
         read: Value,
         wrote: Option<Value>,
+        older: u32,
     },
     /// A fence, fork, join or thread end took effect.
     Sync,
@@ -95,6 +107,11 @@ pub enum EventKind {
         loc: LocId,
         value: Value,
     },
+    /// An internal step of a model that keeps the modification order as a
+    /// partial order (`c11t`): once every thread has finished, the
+    /// modification order of `loc` is fixed to end with a store of `value`
+    /// (one step per store that can still be last).
+    Settle { loc: LocId, value: Value },
 }
 
 /// A data race found by a model that tracks happens-before: the current

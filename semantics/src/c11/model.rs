@@ -77,8 +77,9 @@ fn perform_op(
                 } else {
                     ord
                 };
-                for (value, next) in atomic_load(state, memory, t, loc, ord) {
-                    out.push(step(Some(value), next, EventKind::Read { loc, value }));
+                for (value, older, next) in atomic_load(state, memory, t, loc, ord) {
+                    let kind = EventKind::Read { loc, value, older };
+                    out.push(step(Some(value), next, kind));
                 }
             } else {
                 debug_assert!(
@@ -87,7 +88,11 @@ fn perform_op(
                 );
                 let mut next = state.clone();
                 let (value, races) = na_read(&mut next, site, loc);
-                let mut ev = Event::new(EventKind::Read { loc, value });
+                let mut ev = Event::new(EventKind::Read {
+                    loc,
+                    value,
+                    older: 0,
+                });
                 ev.races = races;
                 out.push(Step {
                     value: Some(value),
@@ -155,8 +160,12 @@ fn perform_op(
             if is_atomic(state, loc) {
                 // Failures oldest first, then the success (which reads the
                 // newest element, so it comes last in mo order).
-                for (value, next) in cas_failures(state, memory, t, loc, expected, fail) {
-                    out.push(update(value, None, next, loc));
+                for (value, older, next) in cas_failures(state, memory, t, loc, expected, fail) {
+                    let mut step = update(value, None, next, loc);
+                    if let EventKind::Update { older: o, .. } = &mut step.event.kind {
+                        *o = older;
+                    }
+                    out.push(step);
                 }
                 if atomic(state, loc).newest().value == expected {
                     let mut next = state.clone();
@@ -236,7 +245,13 @@ fn step(value: Option<Value>, state: C11State, kind: EventKind) -> Step<C11State
 }
 
 fn update(read: Value, wrote: Option<Value>, state: C11State, loc: LocId) -> Step<C11State> {
-    step(Some(read), state, EventKind::Update { loc, read, wrote })
+    let kind = EventKind::Update {
+        loc,
+        read,
+        wrote,
+        older: 0,
+    };
+    step(Some(read), state, kind)
 }
 
 /// The final value: the newest (mo-maximal) element, or the non-atomic

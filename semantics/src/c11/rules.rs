@@ -280,14 +280,15 @@ pub(crate) fn atomic_store(s: &mut C11State, t: ThreadId, loc: LocId, value: Val
 }
 
 /// ATOMIC LOAD, TSAN11 Fig. 11: the successor states of a load, one per
-/// element of the reads-from set (oldest first), each with the value read.
+/// element of the reads-from set (oldest first), each with the value read
+/// and how many elements are newer than the one read.
 pub(crate) fn atomic_load(
     s: &C11State,
     memory: Memory,
     t: ThreadId,
     loc: LocId,
     ord: ReadOrd,
-) -> Vec<(Value, C11State)> {
+) -> Vec<(Value, u32, C11State)> {
     let k = Strength::of_read(ord);
     let mut base = s.clone();
     if k.sc && memory == Memory::Weak {
@@ -299,13 +300,14 @@ pub(crate) fn atomic_load(
     };
     // Oldest first: the sampler's `Old` strategy (tsan11 Sec. 7.1) takes
     // result 0 as the oldest store.
+    let newest = atomic(&base, loc).stores.len() - 1;
     choices
         .into_iter()
         .rev()
         .map(|i| {
             let mut next = base.clone();
             let value = load_from(&mut next, memory, t, loc, i, k.acquire);
-            (value, next)
+            (value, (newest - i) as u32, next)
         })
         .collect()
 }
@@ -372,10 +374,10 @@ pub(crate) fn cas_failures(
     loc: LocId,
     expected: Value,
     fail: ReadOrd,
-) -> Vec<(Value, C11State)> {
+) -> Vec<(Value, u32, C11State)> {
     atomic_load(s, memory, t, loc, fail)
         .into_iter()
-        .filter(|(v, _)| *v != expected)
+        .filter(|(v, _, _)| *v != expected)
         .collect()
 }
 

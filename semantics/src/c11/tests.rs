@@ -84,7 +84,7 @@ fn init(top: usize) -> C11State {
 fn values(s: &C11State, th: ThreadId, loc: LocId, ord: ReadOrd) -> Vec<i64> {
     atomic_load(s, Memory::Weak, th, loc, ord)
         .into_iter()
-        .map(|(v, _)| v)
+        .map(|(v, _, _)| v)
         .collect()
 }
 
@@ -92,8 +92,8 @@ fn values(s: &C11State, th: ThreadId, loc: LocId, ord: ReadOrd) -> Vec<i64> {
 fn load_value(s: &C11State, th: ThreadId, loc: LocId, ord: ReadOrd, v: i64) -> C11State {
     atomic_load(s, Memory::Weak, th, loc, ord)
         .into_iter()
-        .find(|(w, _)| *w == v)
-        .map(|(_, s)| s)
+        .find(|(w, _, _)| *w == v)
+        .map(|(_, _, s)| s)
         .expect("value not readable")
 }
 
@@ -268,12 +268,12 @@ fn cas_failure_choices() {
     atomic_store(&mut s, t(0), X, 2, WriteOrd::Rlx);
     let fails: Vec<_> = cas_failures(&s, Memory::Weak, t(1), X, 2, ReadOrd::Rlx)
         .into_iter()
-        .map(|(v, _)| v)
+        .map(|(v, _, _)| v)
         .collect();
     assert_eq!(fails, vec![0, 1]);
     let fails: Vec<_> = cas_failures(&s, Memory::Sc, t(1), X, 0, ReadOrd::Rlx)
         .into_iter()
-        .map(|(v, _)| v)
+        .map(|(v, _, _)| v)
         .collect();
     assert_eq!(fails, vec![2], "SC memory: only the current value");
 }

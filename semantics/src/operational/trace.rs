@@ -64,13 +64,18 @@ fn describe(program: &Program, step: &TraceStep, buffered: bool) -> String {
         Some(EventKind::Commit { loc, value, .. }) => {
             return format!("{who}: commit {} = {value}", loc_name(program, *loc));
         }
+        Some(EventKind::Settle { loc, value }) => {
+            return format!("memory: {} ends with {value}", loc_name(program, *loc));
+        }
         None | Some(EventKind::Sync) => return format!("{who}: {}", text()),
         Some(EventKind::Read { value, .. }) => format!("read {value}"),
         Some(EventKind::Write { loc, value }) => {
             let suffix = if buffered { " buffered" } else { "" };
             format!("{} := {value}{suffix}", loc_name(program, *loc))
         }
-        Some(EventKind::Update { read, wrote, loc }) => match wrote {
+        Some(EventKind::Update {
+            read, wrote, loc, ..
+        }) => match wrote {
             Some(w) => format!("read {read}, {} := {w}", loc_name(program, *loc)),
             None => format!("read {read}, no write"),
         },

@@ -293,11 +293,12 @@ impl<'a, M: MemoryModel> Tracked<'a, M> {
                     out.push(self.settle(Box::new(s)));
                 }
             }
-            EventKind::Read { loc, value }
+            EventKind::Read { loc, value, .. }
             | EventKind::Update {
                 loc,
                 read: value,
                 wrote: None,
+                ..
             } if self.tracked(*loc) => {
                 let cas = matches!(step.event.kind, EventKind::Update { .. });
                 for (s, w) in self.reads(sh, t, *loc, *value, cas, index) {
@@ -474,7 +475,11 @@ impl<M: MemoryModel> MemoryModel for Tracked<'_, M> {
                 out.push(Step {
                     value: Some(v),
                     state: state.clone(),
-                    event: Event::new(EventKind::Read { loc, value: v }),
+                    event: Event::new(EventKind::Read {
+                        loc,
+                        value: v,
+                        older: 0,
+                    }),
                 });
                 return;
             }

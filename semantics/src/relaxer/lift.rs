@@ -184,7 +184,7 @@ pub fn lift(program: &Program, trace: &Trace, buffered: bool) -> Vec<LiftedEvent
             events.len() - 1
         };
         match (kind, step.instr) {
-            (EventKind::Read { loc, value }, Some(instr)) => {
+            (EventKind::Read { loc, value, .. }, Some(instr)) => {
                 let w = r.read(program, step.thread, *loc, *value, &store_values);
                 let e = push(instr, *loc, Access::Load, 0, &mut events);
                 match w {
@@ -192,7 +192,12 @@ pub fn lift(program: &Program, trace: &Trace, buffered: bool) -> Vec<LiftedEvent
                     WriteRef::Pending(n, _) => r.forwarded.push((e, n)),
                 }
             }
-            (EventKind::Update { loc, read, wrote }, Some(instr)) => {
+            (
+                EventKind::Update {
+                    loc, read, wrote, ..
+                },
+                Some(instr),
+            ) => {
                 let w = r.read(program, step.thread, *loc, *read, &store_values);
                 match wrote {
                     Some(v) => {

@@ -377,7 +377,9 @@ pub fn trace_reaches(
                 regs[t][dst.index()] = *value
             }
             (
-                Some(EventKind::Update { read, wrote, loc }),
+                Some(EventKind::Update {
+                    read, wrote, loc, ..
+                }),
                 Some(Instr::Rmw { dst, .. } | Instr::Cas { dst, .. }),
             ) => {
                 regs[t][dst.index()] = *read;

@@ -66,6 +66,7 @@ pub(crate) fn update_event(loc: LocId, old: Value, wrote: Option<Value>) -> Even
         loc,
         read: old,
         wrote,
+        older: 0,
     }
 }
 

@@ -207,7 +207,15 @@ fn storec_pslo(s: &Segs, p: ThreadId, loc: LocId) -> (Segs, Event) {
 /// result per position of the history, oldest first.
 fn load_pslo(s: &Segs, p: ThreadId, loc: LocId, out: &mut Vec<Step<Segs>>) {
     if let Some(&value) = s.seg(buf(s, p, loc)).last() {
-        out.push(step(Some(value), s.clone(), EventKind::Read { loc, value }));
+        out.push(step(
+            Some(value),
+            s.clone(),
+            EventKind::Read {
+                loc,
+                value,
+                older: 0,
+            },
+        ));
         return;
     }
     let h = hist(s, p, loc);
@@ -219,7 +227,15 @@ fn load_pslo(s: &Segs, p: ThreadId, loc: LocId, out: &mut Vec<Step<Segs>>) {
             "relaxlab internal error: load with an empty PSLO history"
         );
         let value = s.seg(0)[loc.index()];
-        out.push(step(Some(value), s.clone(), EventKind::Read { loc, value }));
+        out.push(step(
+            Some(value),
+            s.clone(),
+            EventKind::Read {
+                loc,
+                value,
+                older: 0,
+            },
+        ));
         return;
     }
     for i in 0..history.len() {
@@ -231,7 +247,12 @@ fn load_pslo(s: &Segs, p: ThreadId, loc: LocId, out: &mut Vec<Step<Segs>>) {
                 o.extend_from_slice(&old[i..])
             })])
         };
-        out.push(step(Some(value), next, EventKind::Read { loc, value }));
+        let older = (history.len() - 1 - i) as u32;
+        out.push(step(
+            Some(value),
+            next,
+            EventKind::Read { loc, value, older },
+        ));
     }
 }
 

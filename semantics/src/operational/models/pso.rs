@@ -126,7 +126,15 @@ fn load_pso(s: &Segs, p: ThreadId, loc: LocId) -> Step<Segs> {
         Some(v) => *v,
         None => s.seg(0)[loc.index()],
     };
-    step(Some(value), s.clone(), EventKind::Read { loc, value })
+    step(
+        Some(value),
+        s.clone(),
+        EventKind::Read {
+            loc,
+            value,
+            older: 0,
+        },
+    )
 }
 
 /// `storecPSO(p,a)`, RELAXER Fig. 5: `m[a] = Ba[p][a].removeFirst()`.

@@ -59,7 +59,15 @@ impl MemoryModel for Sc {
 /// `loadSC(p,a)`, RELAXER Fig. 3: return `m[a]`.
 fn load_sc(m: &[Value], loc: LocId) -> Step<Box<[Value]>> {
     let value = m[loc.index()];
-    step(Some(value), m.into(), EventKind::Read { loc, value })
+    step(
+        Some(value),
+        m.into(),
+        EventKind::Read {
+            loc,
+            value,
+            older: 0,
+        },
+    )
 }
 
 /// `storeSC(p,a,v)`, RELAXER Fig. 3: `m[a] = v`.

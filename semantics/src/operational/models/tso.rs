@@ -112,7 +112,15 @@ fn load_tso(s: &Segs, p: ThreadId, loc: LocId) -> Step<Segs> {
         .find(|e| e[0] == loc.0 as Value)
         .map(|e| e[1]);
     let value = buffered.unwrap_or(s.seg(0)[loc.index()]);
-    step(Some(value), s.clone(), EventKind::Read { loc, value })
+    step(
+        Some(value),
+        s.clone(),
+        EventKind::Read {
+            loc,
+            value,
+            older: 0,
+        },
+    )
 }
 
 /// `storecTSO(p)`, RELAXER Fig. 4: `(a,v) = B[p].removeFirst(); m[a] = v`.
