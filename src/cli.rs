@@ -76,6 +76,9 @@ pub enum StrategyArg {
     Delay,
     /// tsan11's preference for older values (Sec. 7.1): oldest 1/2, next 1/4, ...
     Old,
+    /// C11Tester's scheduler (Sec. 3): consecutive rlx/rel stores of a thread run uninterrupted.
+    #[value(name = "c11tester")]
+    C11Tester,
 }
 
 /// Options shared by the commands that explore.
@@ -234,6 +237,13 @@ pub struct PredictArgs {
     /// Seed of the SC runs.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Learn from every SC execution (exhaustive exploration) instead of
+    /// sampled runs.
+    #[arg(long, conflicts_with_all = ["runs", "seed"])]
+    pub exhaustive: bool,
+    /// With `--exhaustive`: stop after storing this many states.
+    #[arg(long, requires = "exhaustive")]
+    pub max_states: Option<u64>,
 }
 
 #[derive(Debug, Args)]

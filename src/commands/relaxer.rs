@@ -7,6 +7,8 @@
 //! fails. Beside RELAXER's Table 1 columns, relaxlab prints the ground
 //! truth, decided by exhaustive exploration: whether any execution creates
 //! the cycle at all, and whether any such execution fails.
+//! `predict --exhaustive` takes Phase I's union over every SC execution
+//! (`relaxer::exhaustive`), bounded by `--max-states`.
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
@@ -49,16 +51,26 @@ fn cycles_of(
 
 pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
-    let settings = common::settings(&crate::cli::EngineArgs::default(), &config);
+    let engine = crate::cli::EngineArgs {
+        max_states: args.max_states,
+        ..crate::cli::EngineArgs::default()
+    };
+    let settings = common::settings(&engine, &config);
+    let pool = common::pool(&engine, &config)?;
     let mut exit = Exit::Ok;
     for (_file, program) in common::programs(&args.files, io, &mut exit)? {
+        if args.exhaustive {
+            let file_exit = predict_exhaustive(&program, args.length, &settings, &pool, io)?;
+            exit = exit.max(file_exit);
+            continue;
+        }
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
         writeln!(
             io.out,
             "{}: {} potential cycle{} of length {} from {} SC runs (seed {})",
             program.name,
             cycles.len(),
-            if cycles.len() == 1 { "" } else { "s" },
+            plural(cycles.len()),
             args.length,
             args.runs,
             args.seed
@@ -69,6 +81,59 @@ pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
         }
     }
     Ok(exit)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// `predict --exhaustive` on one program: the union over every SC
+/// execution; `Exit::Partial` when `--max-states` cut the search.
+fn predict_exhaustive(
+    program: &Program,
+    length: usize,
+    settings: &crate::engine::Settings,
+    pool: &rayon::ThreadPool,
+    io: &mut Io<'_>,
+) -> Outcome {
+    let opts = ExploreOptions {
+        max_states: settings.max_states,
+        mapping: settings.mapping,
+    };
+    let found = pool.install(|| relaxer::predict_exhaustive(program, length, &opts));
+    let n = found.cycles.len();
+    let source = if found.complete {
+        "every SC execution"
+    } else {
+        "the SC executions explored"
+    };
+    writeln!(
+        io.out,
+        "{}: {n} potential cycle{} of length {length} from {source} ({} states, {} maximal pair set{})",
+        program.name,
+        plural(n),
+        found.states,
+        found.pair_sets,
+        plural(found.pair_sets),
+    )
+    .into_diagnostic()?;
+    for c in &found.cycles {
+        writeln!(io.out, "  {}", c.describe()).into_diagnostic()?;
+    }
+    if found.complete {
+        return Ok(Exit::Ok);
+    }
+    writeln!(
+        io.out,
+        "  PARTIAL: stopped after {} states (--max-states); cycles of the executions beyond it are missing",
+        settings.max_states
+    )
+    .into_diagnostic()?;
+    Ok(Exit::Partial)
 }
 
 pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {

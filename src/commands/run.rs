@@ -39,6 +39,7 @@ fn strategy(s: StrategyArg) -> Strategy {
         StrategyArg::Uniform => Strategy::Uniform,
         StrategyArg::Delay => Strategy::Delay,
         StrategyArg::Old => Strategy::Old,
+        StrategyArg::C11Tester => Strategy::C11Tester,
     }
 }
 

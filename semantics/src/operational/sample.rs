@@ -28,7 +28,7 @@ use super::exhaustive::program_for;
 use super::interp::{Ended, Interp};
 use super::rng::Rng;
 use super::runner::{MoveInfo, Runner, Status};
-use super::schedule::{pick_simple, Delay, Family, Pick, Strategy};
+use super::schedule::{pick_simple, Consecutive, Delay, Family, Pick, Strategy};
 
 /// Options of sampled exploration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,6 +184,10 @@ fn run_one<M: MemoryModel>(
 ) -> RunResult {
     let mut rng = Rng::for_run(opts.seed, index);
     let family = Family::of(interp.model.name());
+    let mut consecutive = match opts.strategy {
+        Strategy::C11Tester => Consecutive::new(interp.program),
+        _ => Consecutive::default(),
+    };
     let mut trace = trace;
     let mut runner = match Runner::start(interp, &mut trace) {
         Ok(r) => r,
@@ -232,10 +236,13 @@ fn run_one<M: MemoryModel>(
                     }
                 }
             }
+            Strategy::C11Tester => consecutive.pick(&moves, &mut rng),
             s => pick_simple(s, &moves, &mut rng),
         };
-        if opts.strategy == Strategy::Delay {
-            delay.taken(&moves[choice], &mut rng);
+        match opts.strategy {
+            Strategy::Delay => delay.taken(&moves[choice], &mut rng),
+            Strategy::C11Tester => consecutive.taken(&moves[choice]),
+            Strategy::Uniform | Strategy::Old => {}
         }
         steps += 1;
         match runner.take(choice, &mut trace) {

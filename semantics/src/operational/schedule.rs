@@ -45,10 +45,30 @@
 //!   `DELAY_L < DELAY_S`, as the paper requires, so a delayed store in one
 //!   thread is still pending while another thread pauses before a load.
 //!   Models without buffers (SC, c11r) only get rules 4, 6 and 7.
+//! - **C11Tester** (C11TESTER Sec. 3, "Thread scheduling"): "the next
+//!   thread to execute is randomly selected from the set of enabled
+//!   threads. However, when a thread performs several consecutive stores
+//!   with memory order release or relaxed, the scheduler executes these
+//!   stores consecutively without interruption from other threads."
+//!   1. A thread whose last move was a store with order `rlx` or `rel`
+//!      (a `store(loc, v, rlx|rel)` instruction; `na` and `sc` stores do
+//!      not count) and whose next move is another such store takes it at
+//!      once: no other thread's move, and no internal step, lands between
+//!      them. Local instructions between the two are invisible (they run
+//!      eagerly with the first). A store with several results (where a
+//!      model offers a choice) takes one uniformly.
+//!   2. Otherwise a transition (a thread's step, or one internal step) is
+//!      chosen uniformly, as for **Old**, and its result uniformly.
+//!
+//!   It only biases the schedule, so it runs under every model. The rule
+//!   reads the program the model runs: under PSO and PSLO the standard
+//!   mapping puts an `ss` barrier before a release store (MODELS.md 2.5),
+//!   so there a release store is never *next* after a store; relaxed ones
+//!   are (and under `--mapping plain` release ones too).
 
 use std::collections::{BTreeMap, VecDeque};
 
-use crate::ir::{LocId, ThreadId};
+use crate::ir::{Instr, LocId, Program, ThreadId, WriteOrd};
 
 use super::interp::Group;
 use super::rng::Rng;
@@ -64,6 +84,10 @@ pub enum Strategy {
     Delay,
     /// tsan11's preference for older stores (1/2, 1/4, ...).
     Old,
+    /// C11Tester's scheduler: consecutive relaxed or release stores of a
+    /// thread run without interruption; otherwise uniform among
+    /// transitions.
+    C11Tester,
 }
 
 /// RELAXER's `delayS`, in moves: how long a delayed store stays buffered.
@@ -248,31 +272,109 @@ impl Delay {
     }
 }
 
-/// One move chosen by `Uniform` or `Old`.
+/// The first move of every transition: a thread's results form one
+/// transition, each internal step is its own. Moves of one thread are
+/// contiguous.
+fn transition_starts(moves: &[MoveInfo]) -> Vec<usize> {
+    (0..moves.len())
+        .filter(|&i| {
+            i == 0 || moves[i].group == Group::Internal || moves[i].group != moves[i - 1].group
+        })
+        .collect()
+}
+
+/// One move chosen by `Uniform` or `Old` (`Delay` and `C11Tester` have
+/// their own schedulers; called with them it chooses as `Uniform` and
+/// `Old` do).
 pub(crate) fn pick_simple(strategy: Strategy, moves: &[MoveInfo], rng: &mut Rng) -> usize {
     match strategy {
         Strategy::Uniform | Strategy::Delay => rng.below(moves.len()),
-        Strategy::Old => {
-            // Transitions: a thread's results form one, each internal step
-            // is its own. Moves of one thread are contiguous.
-            let starts: Vec<usize> = (0..moves.len())
-                .filter(|&i| {
-                    i == 0
-                        || moves[i].group == Group::Internal
-                        || moves[i].group != moves[i - 1].group
-                })
-                .collect();
+        Strategy::Old | Strategy::C11Tester => {
+            let starts = transition_starts(moves);
             let first = starts[rng.below(starts.len())];
             let m = &moves[first];
             let n = m.result.1;
             let k = if n <= 1 {
                 0
-            } else if m.load {
+            } else if m.load && strategy == Strategy::Old {
                 rng.geometric(n)
             } else {
                 rng.below(n)
             };
             (first + k).min(moves.len() - 1)
         }
+    }
+}
+
+/// The state of the C11Tester scheduler during one run (the default knows
+/// no store: it is not used).
+#[derive(Debug, Default)]
+pub(crate) struct Consecutive {
+    /// Per thread, per instruction: a store with order `rlx` or `rel`.
+    relaxed_store: Vec<Vec<bool>>,
+    /// The thread whose last move was such a store.
+    last: Option<ThreadId>,
+}
+
+impl Consecutive {
+    /// For a run of `program` (the program the model runs).
+    pub(crate) fn new(program: &Program) -> Consecutive {
+        Consecutive {
+            relaxed_store: program
+                .threads
+                .iter()
+                .map(|t| {
+                    t.code
+                        .iter()
+                        .map(|i| {
+                            matches!(
+                                i.instr,
+                                Instr::Store {
+                                    ord: WriteOrd::Rlx | WriteOrd::Rel,
+                                    ..
+                                }
+                            )
+                        })
+                        .collect()
+                })
+                .collect(),
+            last: None,
+        }
+    }
+
+    /// Is `m` a thread's step performing a `rlx` or `rel` store?
+    fn is_relaxed_store(&self, m: &MoveInfo) -> bool {
+        match (m.group, m.instr) {
+            (Group::Thread(t), Some(i)) => self
+                .relaxed_store
+                .get(t.index())
+                .and_then(|code| code.get(i.index()))
+                .copied()
+                .unwrap_or(false),
+            _ => false,
+        }
+    }
+
+    /// Rule 1: the thread that just stored goes on storing; else rule 2.
+    pub(crate) fn pick(&self, moves: &[MoveInfo], rng: &mut Rng) -> usize {
+        if let Some(t) = self.last {
+            if let Some(first) = moves
+                .iter()
+                .position(|m| m.group == Group::Thread(t) && self.is_relaxed_store(m))
+            {
+                let n = moves[first].result.1;
+                let k = if n <= 1 { 0 } else { rng.below(n) };
+                return (first + k).min(moves.len() - 1);
+            }
+        }
+        pick_simple(Strategy::C11Tester, moves, rng)
+    }
+
+    /// Records that move `m` was taken.
+    pub(crate) fn taken(&mut self, m: &MoveInfo) {
+        self.last = match m.group {
+            Group::Thread(t) if self.is_relaxed_store(m) => Some(t),
+            _ => None,
+        };
     }
 }

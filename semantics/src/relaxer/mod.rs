@@ -4,6 +4,8 @@
 //! - [`violation`]: Definition 1, a trace violates SC iff `->p ∪ ->c` has
 //!   a cycle; marking outcome rows `non_sc`.
 //! - [`predict`]: Phase I (Sec. 4.1, Definitions 2-3, Algorithm 1).
+//! - [`exhaustive`]: Phase I over every SC execution, by exhaustive
+//!   exploration of SC states augmented with the pair sets.
 //! - [`confirm`]: Phase II (Sec. 4.3, Figs. 7-9), biased seeded runs.
 //! - [`feasible`]: the exact ground truth of Phase II, by exhaustive
 //!   exploration of the program with a per-cycle automaton.
@@ -23,6 +25,7 @@
 
 pub mod confirm;
 pub mod created;
+pub mod exhaustive;
 pub mod feasible;
 pub mod lift;
 pub mod predict;
@@ -31,6 +34,7 @@ pub mod violation;
 
 pub use confirm::{confirm, confirm_with, ConfirmOptions, ConfirmReport, CycleReport};
 pub use created::creates;
+pub use exhaustive::{predict_exhaustive, ExhaustivePrediction};
 pub use feasible::{ground_truth, GroundTruth};
 pub use predict::{predict, PredictOptions, PredictedCycle};
 pub use violation::{

@@ -30,6 +30,7 @@
 //!
 //! Executions are SC runs of the operational sampler (`Uniform`, seeded)
 //! on [`crate::operational::models::Sc`]: the paper's random schedules.
+//! [`super::exhaustive`] takes the union over every SC execution instead.
 
 use std::collections::BTreeSet;
 
@@ -140,7 +141,10 @@ fn po_pairs(events: &[LiftedEvent]) -> BTreeSet<(Statement, Statement)> {
 
 /// Algorithm 1 on one trace's program-order pairs: the potential cycles of
 /// exactly `length` events, in least rotation.
-fn cycles_of(pairs: &BTreeSet<(Statement, Statement)>, length: usize) -> BTreeSet<PredictedCycle> {
+pub(crate) fn cycles_of(
+    pairs: &BTreeSet<(Statement, Statement)>,
+    length: usize,
+) -> BTreeSet<PredictedCycle> {
     let mut found = BTreeSet::new();
     if length < 4 || length & 1 == 1 {
         return found;
