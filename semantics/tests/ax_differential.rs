@@ -228,7 +228,7 @@ fn hardware_models_agree_with_operational() {
             let a = models[i];
             let (ax_out, op_out) = (&ax_out[i], op(&p, o));
             assert!(
-                op_out.is_subset(&ax_out),
+                op_out.is_subset(ax_out),
                 "{}: operational {:?} not within axiomatic {:?}\n{}",
                 a.name(),
                 op_out,
