@@ -58,29 +58,17 @@ pub enum LexError {
 
 impl LexError {
     /// LOOKALIKE CHARACTERS: the error for a character the lexer does not
-    /// know, naming it when it imitates ASCII punctuation.
+    /// know, naming it when it imitates ASCII punctuation
+    /// ([`crate::lookalike`]).
     pub(crate) fn for_char(found: char, span: SourceSpan) -> LexError {
-        let lookalike = |name, instead| LexError::Lookalike {
-            code: u32::from(found),
-            name,
-            instead,
-            span,
-        };
-        match found {
-            '\u{2212}' => lookalike("a Unicode minus sign", "`-`"),
-            '\u{2013}' => lookalike("an en dash", "`-`"),
-            '\u{2014}' => lookalike("an em dash", "`-`"),
-            '\u{201C}' | '\u{201D}' => lookalike("a curly double quote", "`\"`"),
-            '\u{2018}' | '\u{2019}' => lookalike("a curly single quote", "a straight quote `'`"),
-            '\u{00A0}' => lookalike("a non-breaking space", "a plain space"),
-            '\u{2227}' => lookalike("the logical-and sign", "`/\\`"),
-            '\u{2228}' => lookalike("the logical-or sign", "`\\/`"),
-            '\u{00AC}' => lookalike("the negation sign", "`~`"),
-            '\u{2260}' => lookalike("the not-equal sign", "`!=`"),
-            '\u{2264}' => lookalike("the less-or-equal sign", "`<=`"),
-            '\u{2265}' => lookalike("the greater-or-equal sign", "`>=`"),
-            '\u{21D2}' => lookalike("a double arrow", "`=>`"),
-            _ => LexError::UnexpectedChar { found, span },
+        match crate::lookalike::lookalike(found) {
+            Some(l) => LexError::Lookalike {
+                code: u32::from(found),
+                name: l.name,
+                instead: l.instead,
+                span,
+            },
+            None => LexError::UnexpectedChar { found, span },
         }
     }
 }

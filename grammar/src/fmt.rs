@@ -135,17 +135,19 @@ fn stmt(out: &mut String, s: &Stmt, depth: usize) {
 /// statements only the head (`if (r0 == 1)`, `while (r0 == 0)`,
 /// `t = fork W`).
 pub(crate) fn stmt_text(s: &Stmt) -> String {
+    // Written piece by piece into one buffer: lowering calls this for every
+    // statement, and `format!` with nested temporary strings dominated it.
+    let mut out = String::with_capacity(32);
+    let o = &mut out;
     match &s.kind {
         StmtKind::Load { dst, loc, ord } => {
-            format!("{} = load({}, {})", dst.name, loc.name, ord.order.as_str())
+            push_all(o, &[&dst.name, " = load(", &loc.name, ", "]);
+            push_all(o, &[ord.order.as_str(), ")"]);
         }
         StmtKind::Store { loc, val, ord } => {
-            format!(
-                "store({}, {}, {})",
-                loc.name,
-                expr_text(val),
-                ord.order.as_str()
-            )
+            push_all(o, &["store(", &loc.name, ", "]);
+            expr(o, val, 0);
+            push_all(o, &[", ", ord.order.as_str(), ")"]);
         }
         StmtKind::Rmw {
             dst,
@@ -154,24 +156,22 @@ pub(crate) fn stmt_text(s: &Stmt) -> String {
             form,
             operand,
             ord,
-        } => match form {
-            RmwForm::Named => format!(
-                "{} = {}({}, {}, {})",
-                dst.name,
-                fetch_name(*op),
-                loc.name,
-                expr_text(operand),
-                ord.order.as_str()
-            ),
-            RmwForm::Generic => format!(
-                "{} = rmw({}, {}, {}, {})",
-                dst.name,
-                loc.name,
-                rmw_op_name(*op),
-                expr_text(operand),
-                ord.order.as_str()
-            ),
-        },
+        } => {
+            match form {
+                RmwForm::Named => {
+                    push_all(
+                        o,
+                        &[&dst.name, " = ", fetch_name(*op), "(", &loc.name, ", "],
+                    );
+                }
+                RmwForm::Generic => {
+                    push_all(o, &[&dst.name, " = rmw(", &loc.name, ", "]);
+                    push_all(o, &[rmw_op_name(*op), ", "]);
+                }
+            }
+            expr(o, operand, 0);
+            push_all(o, &[", ", ord.order.as_str(), ")"]);
+        }
         StmtKind::Cas {
             dst,
             loc,
@@ -180,25 +180,65 @@ pub(crate) fn stmt_text(s: &Stmt) -> String {
             ord,
             fail,
         } => {
-            let fail = fail.map_or(String::new(), |f| format!(", {}", f.order.as_str()));
-            format!(
-                "{} = cas({}, {}, {}, {}{fail})",
-                dst.name,
-                loc.name,
-                expr_text(expected),
-                expr_text(desired),
-                ord.order.as_str()
-            )
+            push_all(o, &[&dst.name, " = cas(", &loc.name, ", "]);
+            expr(o, expected, 0);
+            o.push_str(", ");
+            expr(o, desired, 0);
+            push_all(o, &[", ", ord.order.as_str()]);
+            if let Some(f) = fail {
+                push_all(o, &[", ", f.order.as_str()]);
+            }
+            o.push(')');
         }
-        StmtKind::Fence { kind, .. } => format!("fence({})", fence_name(*kind)),
-        StmtKind::Assign { dst, val } => format!("{} = {}", dst.name, expr_text(val)),
-        StmtKind::If { cond, .. } => format!("if ({})", expr_text(cond)),
-        StmtKind::While { cond, .. } => format!("while ({})", expr_text(cond)),
-        StmtKind::Assert(e) => format!("assert({})", expr_text(e)),
-        StmtKind::Assume(e) => format!("assume({})", expr_text(e)),
-        StmtKind::Fork { dst, name, .. } => format!("{} = fork {}", dst.name, name.name),
-        StmtKind::Join(h) => format!("join({})", h.name),
+        StmtKind::Fence { kind, .. } => push_all(o, &["fence(", fence_name(*kind), ")"]),
+        StmtKind::Assign { dst, val } => {
+            push_all(o, &[&dst.name, " = "]);
+            expr(o, val, 0);
+        }
+        StmtKind::If { cond, .. } => wrapped(o, "if (", cond),
+        StmtKind::While { cond, .. } => wrapped(o, "while (", cond),
+        StmtKind::Assert(e) => wrapped(o, "assert(", e),
+        StmtKind::Assume(e) => wrapped(o, "assume(", e),
+        StmtKind::Fork { dst, name, .. } => push_all(o, &[&dst.name, " = fork ", &name.name]),
+        StmtKind::Join(h) => push_all(o, &["join(", &h.name, ")"]),
     }
+    out
+}
+
+/// Appends every piece in order.
+fn push_all(out: &mut String, pieces: &[&str]) {
+    for p in pieces {
+        out.push_str(p);
+    }
+}
+
+/// Appends the decimal digits of `v` (what `{v}` prints, without the
+/// formatting machinery: lowering prints every literal of every statement).
+fn push_int(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut n = v.unsigned_abs();
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
+/// `head` (ending in `(`), the expression, `)`.
+fn wrapped(out: &mut String, head: &str, e: &Expr) {
+    out.push_str(head);
+    expr(out, e, 0);
+    out.push(')');
 }
 
 /// The name of the `fetch_*` form of an RMW operator.
@@ -247,7 +287,8 @@ fn fence_name(k: FenceArg) -> &'static str {
 }
 
 /// Binding strength of a binary operator, C's table: higher binds tighter.
-fn binop_prec(op: BinOp) -> u8 {
+/// The parser groups binary expressions by it too.
+pub(crate) fn binop_prec(op: BinOp) -> u8 {
     match op {
         BinOp::Or => 1,
         BinOp::And => 2,
@@ -298,22 +339,15 @@ fn expr_prec(e: &Expr) -> u8 {
     }
 }
 
-/// An expression with the parentheses its tree needs and no others.
-pub(crate) fn expr_text(e: &Expr) -> String {
-    let mut out = String::new();
-    expr(&mut out, e, 0);
-    out
-}
-
+/// Appends an expression with the parentheses its tree needs and no
+/// others.
 fn expr(out: &mut String, e: &Expr, min: u8) {
     let paren = expr_prec(e) < min;
     if paren {
         out.push('(');
     }
     match &e.kind {
-        ExprKind::Int(v) => {
-            let _ = write!(out, "{v}");
-        }
+        ExprKind::Int(v) => push_int(out, *v),
         ExprKind::Var(i) => out.push_str(&i.name),
         ExprKind::Unary(op, a) => {
             out.push(match op {
@@ -325,7 +359,7 @@ fn expr(out: &mut String, e: &Expr, min: u8) {
         ExprKind::Binary(op, a, b) => {
             let p = binop_prec(*op);
             expr(out, a, p);
-            let _ = write!(out, " {} ", binop_symbol(*op));
+            push_all(out, &[" ", binop_symbol(*op), " "]);
             expr(out, b, p + 1);
         }
     }

@@ -33,6 +33,7 @@ mod fmt;
 pub mod herd;
 mod lexer;
 mod listing;
+mod lookalike;
 mod lower;
 mod resolve;
 

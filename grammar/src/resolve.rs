@@ -7,14 +7,17 @@
 //! best-effort node (or `None`), so that parsing goes on and one run reports
 //! every problem.
 
+use std::borrow::Cow;
+
 use lalrpop_util::{ErrorRecovery, ParseError};
-use relaxlab_semantics::ir::{HwFence, RmwOp, Span, Verdict};
+use relaxlab_semantics::ir::{BinOp, HwFence, RmwOp, Span, Verdict};
 
 use crate::ast::{
     Condition, ExpectEntry, Expr, ExprKind, FenceArg, Ident, InitEntry, MemOrder, ObsItem, Order,
     Prop, RmwForm, Stmt, StmtKind, Test, ThreadDecl, ThreadRef,
 };
 use crate::diag::{did_you_mean, sspan, Error, SyntaxError};
+use crate::fmt::binop_prec;
 use crate::lexer::{Never, Token};
 
 /// The span `l..r`.
@@ -139,6 +142,46 @@ pub(crate) fn negate(e: Expr, span: Span) -> Expr {
         ),
     };
     Expr { kind, span }
+}
+
+/// An operand of a binary expression with its extent, parentheses
+/// included (the span of a binary node runs from its left operand's first
+/// character to its right operand's last, as written).
+pub(crate) type Operand = (Expr, Span);
+
+/// Groups `first op1 e1 op2 e2 ...` by C precedence ([`binop_prec`], all
+/// levels left associative; precedence climbing): the tree the textbook
+/// grammar with one tier per level would build.
+pub(crate) fn climb(first: Operand, rest: Vec<(BinOp, Operand)>) -> Expr {
+    if rest.is_empty() {
+        return first.0;
+    }
+    let mut rest = rest.into_iter().peekable();
+    climb_from(first, &mut rest, 0).0
+}
+
+/// Folds operators of level `min` or tighter into `lhs`; recursion depth is
+/// bounded by the number of levels.
+fn climb_from(
+    mut lhs: Operand,
+    rest: &mut std::iter::Peekable<std::vec::IntoIter<(BinOp, Operand)>>,
+    min: u8,
+) -> Operand {
+    while let Some((op, mut rhs)) = rest.next_if(|(op, _)| binop_prec(*op) >= min) {
+        while rest
+            .peek()
+            .is_some_and(|(next, _)| binop_prec(*next) > binop_prec(op))
+        {
+            rhs = climb_from(rhs, rest, binop_prec(op) + 1);
+        }
+        let span = Span {
+            start: lhs.1.start,
+            end: rhs.1.end,
+        };
+        let kind = ExprKind::Binary(op, Box::new(lhs.0), Box::new(rhs.0));
+        lhs = (Expr { kind, span }, span);
+    }
+    lhs
 }
 
 /// A thread named by number in a condition.
@@ -395,22 +438,33 @@ fn signature(op: Op) -> (&'static [usize], bool, &'static str) {
     }
 }
 
+/// The name of an operation as written.
+struct OpName<'a> {
+    name: &'a str,
+    span: Span,
+}
+
 /// A call-shaped statement `[dst =] op(args);`: checks the operation, its
 /// arity and whether it assigns, then builds the statement.
 pub(crate) fn call(
     errors: &mut Vec<Error>,
     dst: Option<Ident>,
-    op: Ident,
+    op: (&str, Span),
     args: Vec<Expr>,
     span: Span,
 ) -> Option<Stmt> {
+    // The operation's name is looked up, not kept: no `Ident` for it.
+    let op = OpName {
+        name: op.0,
+        span: op.1,
+    };
     let Some(&(_, kind)) = OPS.iter().find(|(n, _)| *n == op.name) else {
-        let help = did_you_mean(&op.name, OPS.iter().map(|(n, _)| *n), || {
+        let help = did_you_mean(op.name, OPS.iter().map(|(n, _)| *n), || {
             "operations are load, store, fetch_add, ..., exchange, rmw, cas, fence, assert, assume, join".to_string()
         });
         errors.push(
             SyntaxError::UnknownOperation {
-                name: op.name,
+                name: op.name.to_string(),
                 span: sspan(op.span),
                 help,
             }
@@ -418,7 +472,12 @@ pub(crate) fn call(
         );
         return None;
     };
-    let canonical = op.name.to_lowercase();
+    // Aliases differ from the canonical name only in case (`Load`, `RMW`).
+    let canonical: Cow<str> = if op.name.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(op.name.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(op.name)
+    };
     let (arities, assigns, usage) = signature(kind);
     let mut ok = true;
     if !arities.contains(&args.len()) {
@@ -429,7 +488,7 @@ pub(crate) fn call(
         };
         errors.push(
             SyntaxError::ArgumentCount {
-                op: canonical.clone(),
+                op: canonical.to_string(),
                 expected,
                 found: args.len(),
                 span: sspan(span),
@@ -443,7 +502,7 @@ pub(crate) fn call(
         (None, true) => {
             errors.push(
                 SyntaxError::MissingResult {
-                    op: canonical.clone(),
+                    op: canonical.to_string(),
                     span: sspan(op.span),
                     help: format!("write `{usage};`"),
                 }
@@ -454,7 +513,7 @@ pub(crate) fn call(
         (Some(d), false) => {
             errors.push(
                 SyntaxError::UnexpectedResult {
-                    op: canonical.clone(),
+                    op: canonical.to_string(),
                     span: sspan(d.span),
                     dst: d.name.clone(),
                     help: format!("write `{usage};` without `{} =`", d.name),

@@ -553,3 +553,32 @@ fn lowering_reports_every_error_at_once() {
         ]
     );
 }
+
+/// Binary expressions are grouped by precedence after a flat parse: every
+/// node's span runs from its left operand's first character (an opening
+/// parenthesis or a unary sign included) to its right operand's last.
+#[test]
+fn binary_expression_spans_cover_their_operands() {
+    use relaxlab_grammar::ast::{ExprKind, StmtKind};
+    let src = "test S\nthread T { r = (a + b) * -c - d % (e); }";
+    let test = parse(src).unwrap();
+    let StmtKind::Assign { val, .. } = &test.threads[0].body.stmts[0].kind else {
+        panic!("an assignment")
+    };
+    let text = |e: &relaxlab_grammar::ast::Expr| &src[e.span.start as usize..e.span.end as usize];
+    assert_eq!(text(val), "(a + b) * -c - d % (e)");
+    let ExprKind::Binary(_, mul, rem) = &val.kind else {
+        panic!("`-` at the top")
+    };
+    assert_eq!(text(mul), "(a + b) * -c");
+    assert_eq!(text(rem), "d % (e)");
+    let ExprKind::Binary(_, add, neg) = &mul.kind else {
+        panic!("`*` under `-`")
+    };
+    assert_eq!(text(add), "a + b", "parentheses belong to the operand");
+    assert_eq!(text(neg), "-c");
+    let ExprKind::Binary(_, d, e) = &rem.kind else {
+        panic!("`%` on the right")
+    };
+    assert_eq!((text(d), text(e)), ("d", "e"));
+}

@@ -73,3 +73,52 @@ fn every_library_file_loads() {
         failures.join("\n")
     );
 }
+
+/// The 1-based line of byte offset `at`, by counting newlines.
+fn line_by_counting(src: &str, at: u32) -> u32 {
+    1 + src[..at as usize].matches('\n').count() as u32
+}
+
+/// Every instruction's `line` is the line its span starts on, whatever
+/// order lowering emits instructions in (loops jump back, forked bodies
+/// come after their parents, several statements may share a line).
+#[test]
+fn instruction_lines_match_their_spans() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../litmus");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    files.sort();
+    let mut sources: Vec<String> = files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .filter(|s| is_native(s))
+        .collect();
+    let mut generated = String::from("test Lines\ninit { x = 0; y = 0; }\n");
+    for t in 0..40 {
+        generated.push_str(&format!(
+            "thread P{t} {{ r0 = load(x, acq); store(y, 1, rel);\n\n\
+             while (r0 == 0) {{\n  r0 = load(x, rlx);\n\n\n  if (r0 > {t}) {{ r1 = 1; }} else {{\n r1 = 2;\n }}\n}}\n\
+             h{t} = fork W{t} {{\n  store(x, {t}, rlx);\n\n  fence(sc);\n}}\n join(h{t});\n\
+             assert(r1 != 3); }}\n\n"
+        ));
+    }
+    generated.push_str("exists (P0:r0 = 1)\n");
+    sources.push(generated);
+    let mut checked = 0;
+    for src in &sources {
+        let program = load(src).unwrap_or_else(|e| panic!("{}", e.render("t", src, 100)));
+        for t in &program.threads {
+            for i in &t.code {
+                assert_eq!(
+                    i.line,
+                    line_by_counting(src, i.span.start),
+                    "{}: `{}`",
+                    program.name,
+                    i.text
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} instructions");
+}

@@ -8,6 +8,8 @@ use miette::{Diagnostic, SourceSpan};
 use relaxlab_semantics::ir::Span;
 use thiserror::Error;
 
+use crate::diag::LexError;
+
 /// The miette span of a byte range of the herd text.
 pub(crate) fn at(s: Span) -> SourceSpan {
     let start = s.start as usize;
@@ -48,6 +50,12 @@ pub enum HerdError {
         #[label("not part of the herd format")]
         span: SourceSpan,
     },
+    /// A pasted look-alike character (a curly quote, a Unicode minus, a
+    /// non-breaking space, ...): the front end's own diagnostic, from the
+    /// table both lexers share.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Lookalike(HerdLookalike),
     #[error("{construct} is outside the supported herd subset")]
     #[diagnostic(code(relaxlab::herd::unsupported))]
     Unsupported {
@@ -110,12 +118,52 @@ pub enum HerdError {
     },
 }
 
+/// The front end's look-alike diagnostic ([`LexError::Lookalike`]): the
+/// same message, label and help, under the herd code
+/// `relaxlab::herd::lookalike` like every herd error.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error(transparent)]
+pub struct HerdLookalike(LexError);
+
+impl HerdLookalike {
+    /// The front end's diagnostic.
+    pub fn lex_error(&self) -> &LexError {
+        &self.0
+    }
+}
+
+impl Diagnostic for HerdLookalike {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("relaxlab::herd::lookalike"))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.0.help()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.0.labels()
+    }
+}
+
 impl HerdError {
     /// Where the error starts, for sorting.
     fn offset(&self) -> usize {
         self.labels()
             .and_then(|mut l| l.next())
             .map_or(0, |l| l.offset())
+    }
+
+    /// A character no herd rule accepts: named with its code point and
+    /// what to type instead when it imitates ASCII, as in the front end.
+    pub(crate) fn bad_char(found: char, span: Span) -> Self {
+        match LexError::for_char(found, at(span)) {
+            e @ LexError::Lookalike { .. } => HerdError::Lookalike(HerdLookalike(e)),
+            _ => HerdError::BadChar {
+                found,
+                span: at(span),
+            },
+        }
     }
 
     /// A syntax error: `found` where `expected` was expected.

@@ -8,7 +8,9 @@
 //!
 //! The lexer never fails: an unknown character becomes [`Tok::Bad`], which
 //! is an error only if a parser reaches it. This matters for the free-form
-//! `key=value` lines after a test's name, which the parsers skip.
+//! `key=value` lines after a test's name, which the parsers skip. A pasted
+//! look-alike of ASCII punctuation that a parser reaches is named as the
+//! front end names it ([`crate::lookalike`]).
 
 use logos::Logos;
 use relaxlab_semantics::ir::Span;
@@ -422,10 +424,7 @@ impl<'s> Cursor<'s> {
     /// The error for the current token when `expected` was expected.
     pub(crate) fn error(&self, expected: &str) -> HerdError {
         match self.peek() {
-            Tok::Bad(c) => HerdError::BadChar {
-                found: c,
-                span: super::error::at(self.span()),
-            },
+            Tok::Bad(c) => HerdError::bad_char(c, self.span()),
             t => HerdError::syntax(t.describe(), expected, self.span()),
         }
     }

@@ -22,5 +22,5 @@ mod to_c;
 mod x86;
 
 pub use dialect::{detect, translate, Dialect};
-pub use error::{HerdError, HerdErrors};
+pub use error::{HerdError, HerdErrors, HerdLookalike};
 pub use to_c::to_herd_c;

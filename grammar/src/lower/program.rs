@@ -49,6 +49,8 @@ pub(super) struct Lowerer<'t> {
     pub(super) loc_ids: BTreeMap<&'t str, LocId>,
     pub(super) uses: Vec<Uses>,
     pub(super) slots: Vec<ThreadSlot<'t>>,
+    /// The first slot of each thread name (looked up, never iterated).
+    pub(super) slot_ids: BTreeMap<&'t str, usize>,
     /// The id of each forked thread, keyed by the address of its `fork`
     /// statement (looked up, never iterated).
     pub(super) fork_ids: HashMap<*const Stmt, ThreadId>,
@@ -66,6 +68,7 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
         loc_ids: BTreeMap::new(),
         uses: Vec::new(),
         slots: Vec::new(),
+        slot_ids: BTreeMap::new(),
         fork_ids: HashMap::new(),
         fork_sites: Vec::new(),
         threads: Vec::new(),
@@ -179,7 +182,8 @@ impl<'t> Lowerer<'t> {
     }
 
     fn add_slot(&mut self, slot: ThreadSlot<'t>) {
-        if let Some(first) = self.slots.iter().find(|s| s.name.name == slot.name.name) {
+        let first = self.slot_ids.get(slot.name.name.as_str()).copied();
+        if let Some(first) = first.and_then(|i| self.slots.get(i)) {
             let help = if slot.parent.is_some() {
                 "a forked thread needs a name of its own: rename this one".to_string()
             } else {
@@ -195,6 +199,9 @@ impl<'t> Lowerer<'t> {
                 .into(),
             );
         }
+        self.slot_ids
+            .entry(slot.name.name.as_str())
+            .or_insert(self.slots.len());
         self.slots.push(slot);
         self.fork_sites.push(None);
     }

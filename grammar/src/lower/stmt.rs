@@ -47,6 +47,10 @@ struct ThreadBuilder {
     handles: Vec<String>,
     /// Spans of the `while` statements around the current statement.
     loops: Vec<Span>,
+    /// The index in `line_starts` of the line of the last instruction:
+    /// instructions mostly come in source order, so the next line is found
+    /// by a short scan from there.
+    line_hint: usize,
 }
 
 impl ThreadBuilder {
@@ -95,6 +99,7 @@ impl Lowerer<'_> {
             code: Vec::new(),
             handles: Vec::new(),
             loops: Vec::new(),
+            line_hint: 0,
         };
         collect_handles(body, &mut b.handles);
         self.block(&mut b, body);
@@ -114,14 +119,38 @@ impl Lowerer<'_> {
 
     fn emit(&self, b: &mut ThreadBuilder, instr: Instr, span: Span, text: String) -> InstrId {
         let id = b.next_id();
+        let line = self.line_of(&mut b.line_hint, span.start);
         b.code.push(Instruction {
             instr,
             span,
-            line: self.test.line_of(span.start),
+            line,
             text,
             origin: Origin::Source,
         });
         id
+    }
+
+    /// The 1-based line of byte offset `at` (what [`ast::Test::line_of`]
+    /// says), scanning forward from the line at `hint` when `at` lies at
+    /// most a few lines after it.
+    fn line_of(&self, hint: &mut usize, at: u32) -> u32 {
+        let starts = &self.test.line_starts;
+        let mut i = *hint;
+        if starts.get(i).is_some_and(|&s| s <= at) {
+            // Scan a few lines forward; fall back to the binary search.
+            for _ in 0..8 {
+                match starts.get(i + 1) {
+                    Some(&next) if next <= at => i += 1,
+                    _ => {
+                        *hint = i;
+                        return (i + 1) as u32;
+                    }
+                }
+            }
+        }
+        let line = self.test.line_of(at);
+        *hint = (line as usize).saturating_sub(1);
+        line
     }
 
     /// Points the jump at `at` to `target`.
