@@ -4,6 +4,7 @@
 
 use relaxlab_semantics::axiomatic::{self, AxError, AxOptions};
 use relaxlab_semantics::c11::{C11r, ScRaces};
+use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::Value;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::mapping::{self, Mapping, Target};
@@ -63,7 +64,7 @@ pub enum EngineError {
     #[error("model `{0}` is not available yet")]
     #[diagnostic(
         code(relaxlab::model::unavailable),
-        help("the operational models are sc, tso, pso, pslo and c11r")
+        help("the operational models are sc, tso, pso, pslo, c11r and c11t")
     )]
     Unavailable(String),
     #[error("the axiomatic engine does not sample")]
@@ -119,8 +120,8 @@ fn operational<M: MemoryModel>(program: &Program, model: &M, settings: &Settings
 }
 
 /// Is there an engine for `key` in this version?
-pub fn available(key: ModelKey) -> bool {
-    key != ModelKey::Op(OpModel::C11t)
+pub fn available(_key: ModelKey) -> bool {
+    true
 }
 
 /// The program as `model` runs it: after the mapping for the hardware
@@ -166,7 +167,7 @@ pub fn run(
                 OpModel::Pso => operational(program, &Pso, settings),
                 OpModel::Pslo => operational(program, &Pslo, settings),
                 OpModel::C11r => operational(program, &C11r::default(), settings),
-                OpModel::C11t => return Err(EngineError::Unavailable("c11t".into())),
+                OpModel::C11t => operational(program, &C11t, settings),
             };
             // RELAXER Def. 1: an outcome no SC execution reaches is reached
             // only by SC-violating executions.
@@ -214,7 +215,7 @@ pub fn replay(
         ModelKey::Op(OpModel::Pso) => operational::replay(program, &Pso, &opts, index),
         ModelKey::Op(OpModel::Pslo) => operational::replay(program, &Pslo, &opts, index),
         ModelKey::Op(OpModel::C11r) => operational::replay(program, &C11r::default(), &opts, index),
-        ModelKey::Op(OpModel::C11t) => return Err(EngineError::Unavailable("c11t".into())),
+        ModelKey::Op(OpModel::C11t) => operational::replay(program, &C11t, &opts, index),
         ModelKey::Ax(_) => return Err(EngineError::SampleAxiomatic),
     })
 }
@@ -228,7 +229,7 @@ pub struct RaceResult {
     pub races: Vec<(Race, Option<Trace>)>,
 }
 
-/// Explores `program` under c11r, or under SC with C11 happens-before
+/// Explores `program` under c11r or c11t, or under SC with C11 happens-before
 /// (`ScRaces`), collecting data races.
 pub fn races(
     program: &Program,
@@ -241,6 +242,7 @@ pub fn races(
     };
     let table = match model {
         OpModel::C11r => operational::explore(program, &C11r::default(), &opts),
+        OpModel::C11t => operational::explore(program, &C11t, &opts),
         OpModel::Sc => operational::explore(program, &ScRaces, &opts),
         other => {
             return Err(EngineError::Unavailable(format!(

@@ -3,7 +3,7 @@
 //! transition counts. A change in behaviour or in state-space size shows up
 //! as a snapshot diff to review.
 //!
-//! Which models apply: the four hardware models always; `c11r` and the
+//! Which models apply: the four hardware models always; `c11r`, `c11t` and the
 //! axiomatic C11 models when the program passes the C11 static check; the
 //! axiomatic models only for loop-free programs.
 
@@ -21,6 +21,7 @@ fn applicable(program: &Program) -> Vec<ModelKey> {
         .collect();
     if c11_ok {
         keys.push(ModelKey::Op(OpModel::C11r));
+        keys.push(ModelKey::Op(OpModel::C11t));
     }
     if !program.has_loops() {
         for m in AxModel::ALL {

@@ -6,6 +6,7 @@
 
 pub mod axiomatic;
 pub mod c11;
+pub mod c11t;
 pub mod ir;
 pub mod mapping;
 pub mod model;

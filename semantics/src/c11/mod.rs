@@ -97,9 +97,9 @@
 mod model;
 mod prune;
 mod races;
-mod rules;
-mod state;
-mod vclock;
+pub(crate) mod rules;
+pub(crate) mod state;
+pub(crate) mod vclock;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,177 @@
+//! The memory state of `c11t`: the thread clocks of `c11r` (TSAN11 Fig. 6
+//! and 13, reused from `c11::state`), and per atomic location its stores as
+//! mo-graph nodes (C11TESTER Sec. 4.1) with what each store carries for the
+//! operational rules of Sec. 6.
+//!
+//! Everything is a `Vec`, an `imbl::Vector` or a [`VClock`], so `Eq` and
+//! `Hash` are deterministic; nothing is a hash map.
+
+use imbl::Vector;
+
+use super::graph::{MoGraph, NodeId};
+use crate::c11::state::{Access, LoadElem, NaLoc, Status, ThreadClocks};
+use crate::c11::vclock::{Epoch, VClock};
+use crate::ir::{Atomicity, Program, ThreadId, ThreadKind, Value};
+
+/// Whether a store was written by an SC store (or SC RMW).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ScWrite {
+    No,
+    Yes,
+}
+
+/// What a store carries besides its place in the mo-graph. Indexed like
+/// the graph's nodes (performance order).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Store {
+    /// The writing thread (thread 0 with epoch 0 for the init write, which
+    /// then happens before every event).
+    pub(crate) writer: ThreadId,
+    /// `C_t(t)` at the store, before the release increment: the store
+    /// happens before an event whose clock covers `epoch@writer`.
+    pub(crate) epoch: Epoch,
+    pub(crate) value: Value,
+    pub(crate) sc: ScWrite,
+    /// For the newest SC store of the location only: the writer's `C_t` at
+    /// the store, i.e. which stores happen before it (C11 §29.3p3, the
+    /// store `A` of a later SC read). `None` for every other store.
+    pub(crate) sc_view: Option<VClock>,
+    /// The store's release clock `RF_s` (C11TESTER Sec. 6, C++20 release
+    /// sequences): what an acquire reading it synchronises with.
+    pub(crate) clock: VClock,
+    /// Loads that read this store, at most one (the smallest epoch) per
+    /// thread, sorted by thread, for CoRR and CoRW. Invariant: sorted, one
+    /// per thread.
+    pub(crate) loads: Vec<LoadElem>,
+}
+
+impl Store {
+    /// Does this store happen before an event whose clock is `c`?
+    pub(crate) fn happens_before(&self, c: &VClock) -> bool {
+        c.covers(self.writer, self.epoch)
+    }
+}
+
+/// An atomic location: its mo-graph and the data of each node.
+///
+/// Invariant: `stores.len() == graph.len()`; node `i` of the graph is
+/// `stores[i]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct AtomicLoc {
+    /// The `mo` constraints between the stores.
+    pub(crate) graph: MoGraph,
+    /// What each store carries, in performance order.
+    pub(crate) stores: Vec<Store>,
+}
+
+impl AtomicLoc {
+    pub(crate) fn store(&self, n: NodeId) -> &Store {
+        &self.stores[n as usize]
+    }
+
+    /// The newest SC store in performance order (= `sc` order), if any.
+    pub(crate) fn last_sc(&self) -> Option<NodeId> {
+        (0..self.stores.len())
+            .rev()
+            .find(|&i| self.stores[i].sc == ScWrite::Yes)
+            .map(|i| i as NodeId)
+    }
+}
+
+/// One shared location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Loc {
+    Atomic(AtomicLoc),
+    NonAtomic(NaLoc),
+}
+
+/// The memory state of [`super::C11t`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct C11tState {
+    /// Per thread: status, `C_t`, `F^rel_t`, `F^acq_t`, `S_F,t`, `S_W,t`,
+    /// `S_R,t` (as `c11r`).
+    pub(crate) threads: Vec<ThreadClocks>,
+    /// `S_F`: each thread's epoch at its last SC fence (TSAN11 Fig. 13).
+    pub(crate) sf: VClock,
+    /// `S_W`: each thread's epoch at its last SC write (TSAN11 Fig. 13).
+    pub(crate) sw: VClock,
+    /// Every location, indexed by [`crate::ir::LocId`].
+    pub(crate) locs: Vector<Loc>,
+}
+
+impl C11tState {
+    /// The state after the init writes: top-level threads running with
+    /// `C_t = inc_t(⊥)`, forked threads not started, every atomic location
+    /// holding the init node of epoch 0.
+    pub(crate) fn initial(program: &Program) -> Self {
+        let threads = program
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, th)| {
+                let t = ThreadId::new(i);
+                let (status, c) = match th.kind {
+                    ThreadKind::TopLevel => (Status::Running, VClock::unit(t)),
+                    ThreadKind::Forked { .. } => (Status::NotStarted, VClock::bottom()),
+                };
+                ThreadClocks {
+                    status,
+                    c,
+                    frel: VClock::bottom(),
+                    facq: VClock::bottom(),
+                    sf: VClock::bottom(),
+                    sw: VClock::bottom(),
+                    sr: VClock::bottom(),
+                }
+            })
+            .collect();
+        let locs = program
+            .locations
+            .iter()
+            .map(|l| match l.atomicity {
+                // Mixed locations are rejected by the front end under the
+                // C11 models; if one arrives it is treated as atomic.
+                Atomicity::Atomic | Atomicity::Mixed => Loc::Atomic(AtomicLoc {
+                    graph: MoGraph::new(),
+                    stores: vec![Store {
+                        writer: ThreadId(0),
+                        epoch: 0,
+                        value: l.init,
+                        sc: ScWrite::No,
+                        sc_view: None,
+                        clock: VClock::bottom(),
+                        loads: Vec::new(),
+                    }],
+                }),
+                Atomicity::NonAtomic => Loc::NonAtomic(NaLoc {
+                    value: l.init,
+                    last_write: Access {
+                        epoch: 0,
+                        site: None,
+                    },
+                    writer: ThreadId(0),
+                    reads: Vec::new(),
+                }),
+            })
+            .collect();
+        C11tState {
+            threads,
+            sf: VClock::bottom(),
+            sw: VClock::bottom(),
+            locs,
+        }
+    }
+
+    pub(crate) fn thread(&self, t: ThreadId) -> &ThreadClocks {
+        &self.threads[t.index()]
+    }
+
+    pub(crate) fn thread_mut(&mut self, t: ThreadId) -> &mut ThreadClocks {
+        &mut self.threads[t.index()]
+    }
+
+    /// Is some thread running (started and not finished)?
+    pub(crate) fn any_running(&self) -> bool {
+        self.threads.iter().any(|t| t.status == Status::Running)
+    }
+}
