@@ -35,7 +35,7 @@ pub enum Command {
     Fmt(FmtArgs),
     /// Operational models beside their axiomatic twins, with every disagreement explained.
     Compare(CompareArgs),
-    /// Report the data races of a test under c11r or sc.
+    /// Report the data races of a test under c11r, c11t or sc.
     Races(RacesArgs),
     /// RELAXER Phase I: predict potential happens-before cycles from SC runs.
     Predict(PredictArgs),

@@ -2,7 +2,8 @@
 //! accesses once, as a diagnostic with both accesses labelled in the source
 //! and a shortest witness trace.
 //!
-//! `--model c11r` explores the restricted C11 model; `--model sc` explores
+//! `--model c11r` explores the restricted C11 model, `--model c11t`
+//! C11Tester's fragment; `--model sc` explores
 //! every sequentially consistent interleaving with C11 happens-before (the
 //! Java RaceFinder question: if no SC execution races, DRF-SC says every
 //! execution is SC).
@@ -42,10 +43,10 @@ pub struct RaceDiagnostic {
 
 /// `--model` of `races` is not one that tracks happens-before.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("`races` runs under c11r or sc, not `{0}`")]
+#[error("`races` runs under c11r, c11t or sc, not `{0}`")]
 #[diagnostic(
     code(relaxlab::races::model),
-    help("use `--model c11r` or `--model sc`")
+    help("use `--model c11r`, `--model c11t` or `--model sc`")
 )]
 pub struct RaceModelError(String);
 
@@ -55,6 +56,7 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
     let pool = common::pool(&args.engine, &config)?;
     let model = match args.model.as_str() {
         "c11r" => OpModel::C11r,
+        "c11t" => OpModel::C11t,
         "sc" => OpModel::Sc,
         other => return Err(RaceModelError(other.to_string()).into()),
     };
