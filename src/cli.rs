@@ -137,8 +137,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub herd_time: bool,
     /// Write the witness execution graph of every outcome as Graphviz DOT
-    /// (axiomatic models: a consistent execution per outcome); `-` prints
-    /// it after the tables.
+    /// (operational models: the witness trace lifted to an execution;
+    /// axiomatic models: a consistent execution); `-` prints it after the
+    /// tables.
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     #[command(flatten)]
@@ -201,10 +202,11 @@ pub struct CompareArgs {
         long,
         short = 'm',
         value_delimiter = ',',
-        default_value = "sc,tso,pso,pslo,c11r"
+        default_value = "sc,tso,pso,pslo,c11r,c11t"
     )]
     pub models: Vec<String>,
-    /// Write a consistent execution of every axiomatic-only outcome as Graphviz DOT.
+    /// Write as Graphviz DOT a consistent execution of every axiomatic-only
+    /// outcome and the lifted witness of every operational-only one.
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     #[command(flatten)]

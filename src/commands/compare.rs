@@ -6,7 +6,9 @@
 //! every disagreement between a model and its twin, with evidence:
 //!
 //! - an outcome only the operational model reaches: its shortest witness
-//!   trace;
+//!   trace, lifted to an execution (TSAN11 Sec. 6.1, `axiomatic::lift`),
+//!   and the axiom of the twin that rejects that execution (drawn by
+//!   `--dot` too);
 //! - an outcome only the axiomatic model allows: a consistent execution of
 //!   it (its events, `rf` and `co`), and the reason where one is known.
 //!
@@ -21,7 +23,7 @@
 use std::collections::BTreeSet;
 
 use miette::IntoDiagnostic;
-use relaxlab_semantics::axiomatic::{self, to_dot, ExecutionEnd};
+use relaxlab_semantics::axiomatic::{self, to_dot, twin, CoSource, ExecutionEnd};
 use relaxlab_semantics::ir::{
     AxModel, FenceKind, HwFence, Instr, ModelKey, OpModel, Program, Value,
 };
@@ -40,18 +42,6 @@ const RACY: &str = "racy (undefined behaviour)";
 /// Why racy outcomes may differ (MODELS.md 3 and 4.2).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
     the operational model reads the newest value at a race (MODELS.md 3), the axiomatic one a visible side effect (4.2)";
-
-/// The axiomatic twin of an operational model.
-fn twin(m: OpModel) -> AxModel {
-    match m {
-        OpModel::Sc => AxModel::Sc,
-        OpModel::Tso => AxModel::Tso,
-        OpModel::Pso => AxModel::Pso,
-        OpModel::Pslo => AxModel::Pslo,
-        OpModel::C11r => AxModel::C11r,
-        OpModel::C11t => AxModel::C11t,
-    }
-}
 
 /// Must the twins agree exactly (else: operational ⊆ axiomatic)?
 fn must_be_equal(m: OpModel) -> bool {
@@ -225,6 +215,9 @@ fn render(
                 for line in trace::lines(&ran, key, w) {
                     out.push_str(&format!("      {line}\n"));
                 }
+                let (text, dot) = lifted_witness(&ran, m, &outcome_text(r), w);
+                out.push_str(&text);
+                dots.extend(dot);
             }
         }
         for r in a.difference(&o) {
@@ -313,10 +306,85 @@ fn axiomatic_witness(
     Some((text, dot))
 }
 
+/// An operational witness of an outcome its twin forbids, lifted to an
+/// execution (TSAN11 Sec. 6.1): a text listing of its communication edges
+/// and of the axiom of the twin that rejects it, and its DOT graph (after
+/// a comment saying what it is), if it could be lifted. `ran` is the
+/// program the model ran.
+fn lifted_witness(
+    ran: &Program,
+    model: OpModel,
+    outcome: &str,
+    witness: &relaxlab_semantics::outcome::Trace,
+) -> (String, Option<String>) {
+    let ax = axiomatic::twin(model);
+    let lifted = match axiomatic::lift(ran, model, witness) {
+        Ok(l) => l,
+        Err(e) => return (format!("      the witness cannot be lifted: {e}\n"), None),
+    };
+    let graph = to_dot(ran, &lifted.execution);
+    let mut text = String::from(
+        "      the witness lifted to an execution (rf, co, fr; the full graph with --dot):\n",
+    );
+    text.push_str(&edges_as_text(&graph));
+    if let CoSource::Searched {
+        tried,
+        accepted: false,
+    } = lifted.co
+    {
+        text.push_str(&format!(
+            "      (c11t fixes only the last store of mo: none of the {tried} orders tried is \
+             accepted; the first is shown)\n"
+        ));
+    }
+    let verdict = match &lifted.verdict {
+        Ok(()) => {
+            text.push_str(&format!(
+                "      ax.{} accepts the lifted execution, yet does not list the outcome: report it\n",
+                ax.name()
+            ));
+            "accepted".to_string()
+        }
+        Err(r) => {
+            text.push_str(&format!(
+                "      ax.{} rejects it: axiom {} fails on\n",
+                ax.name(),
+                r.axiom
+            ));
+            let labels = dot_labels(&graph);
+            for e in &r.cycle {
+                let id = format!("e{}", e.0);
+                let label = labels.get(&id).cloned().unwrap_or(id);
+                text.push_str(&format!("        {label}\n"));
+            }
+            format!("rejected by axiom {}", r.axiom)
+        }
+    };
+    let dot = format!(
+        "// {} reaches [{outcome}]: its witness lifted, {verdict} under ax.{}\n{graph}",
+        model.name(),
+        ax.name()
+    );
+    (text, Some(dot))
+}
+
+/// The events of a DOT execution graph: node id to label.
+fn dot_labels(dot: &str) -> std::collections::BTreeMap<String, String> {
+    dot.lines()
+        .map(str::trim)
+        .filter(|line| !line.contains(" -> "))
+        .filter_map(|line| {
+            let (id, rest) = line.split_once(" [label=\"")?;
+            let label = rest.split('"').next()?;
+            Some((id.to_string(), label.to_string()))
+        })
+        .collect()
+}
+
 /// The communication edges of a DOT execution graph as readable lines,
 /// `c: W[rlx] x=1 -rf-> f: R[rlx] x=1`, using the events' labels.
 fn edges_as_text(dot: &str) -> String {
-    let mut labels = std::collections::BTreeMap::new();
+    let labels = dot_labels(dot);
     let mut out = String::new();
     for line in dot.lines().map(str::trim) {
         let label = line
@@ -325,11 +393,7 @@ fn edges_as_text(dot: &str) -> String {
             .and_then(|l| l.split('"').next())
             .unwrap_or("");
         match line.split_once(" -> ") {
-            None => {
-                if let Some((id, _)) = line.split_once(" [label=") {
-                    labels.insert(id.to_string(), label.to_string());
-                }
-            }
+            None => {}
             Some((from, rest)) if matches!(label, "rf" | "co" | "fr") => {
                 let to = rest.split_whitespace().next().unwrap_or("");
                 let name = |id: &str| labels.get(id).cloned().unwrap_or_else(|| id.to_string());

@@ -3,7 +3,8 @@
 use std::time::Instant;
 
 use miette::IntoDiagnostic;
-use relaxlab_semantics::ir::{ModelKey, Program};
+use relaxlab_semantics::axiomatic;
+use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Value};
 use relaxlab_semantics::operational::Strategy;
 use relaxlab_semantics::outcome::{OutcomeTable, Trace};
 
@@ -23,12 +24,6 @@ pub enum FlagError {
         help("for example `--replay 7:42` replays run 42 of seed 7")
     )]
     Replay(String),
-    #[error("`--dot` draws executions of axiomatic models only")]
-    #[diagnostic(
-        code(relaxlab::flags::dot_operational),
-        help("operational traces are not lifted to execution graphs yet: use `--axiomatic MODEL --dot FILE`, or `--witness` for the trace")
-    )]
-    DotOperational,
     #[error("`--replay` needs exactly one operational model")]
     #[diagnostic(code(relaxlab::flags::replay_model), help("pass one `--model`"))]
     ReplayModel,
@@ -62,9 +57,6 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         models = common::op_models(&["sc".to_string()])?;
     }
 
-    if args.dot.is_some() && models.iter().any(|k| matches!(k, ModelKey::Op(_))) {
-        return Err(FlagError::DotOperational.into());
-    }
     let mut dots = Vec::new();
     if let Some(spec) = &args.replay {
         return replay(args, spec, &models, &settings, io);
@@ -99,8 +91,12 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                 }
             };
             let elapsed = started.elapsed();
-            if let (Some(_), ModelKey::Ax(m)) = (&args.dot, key) {
-                dots.extend(execution_graphs(&program, m, &settings));
+            match (&args.dot, key) {
+                (Some(_), ModelKey::Ax(m)) => {
+                    dots.extend(execution_graphs(&program, m, &settings));
+                }
+                (Some(_), ModelKey::Op(m)) => dots.extend(lifted_graphs(&ran, m, &table)),
+                (None, _) => {}
             }
             if !table.complete() {
                 exit = exit.max(Exit::Partial);
@@ -250,7 +246,7 @@ fn execution_graphs(
     model: relaxlab_semantics::ir::AxModel,
     settings: &Settings,
 ) -> Vec<String> {
-    use relaxlab_semantics::axiomatic::{self, ExecutionEnd};
+    use relaxlab_semantics::axiomatic::ExecutionEnd;
     let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
     let mut seen = std::collections::BTreeMap::new();
     let _ = axiomatic::visit_consistent(
@@ -265,4 +261,55 @@ fn execution_graphs(
         },
     );
     seen.into_values().collect()
+}
+
+/// The witness of every outcome of the operational `model`, lifted to an
+/// execution (TSAN11 Sec. 6.1), as DOT digraphs; `ran` is the program the
+/// model ran. A witness the twin axiomatic model rejects (a racy `c11r`
+/// outcome, which C11 leaves undefined; anything else would be a bug, as
+/// every operational model lies within its twin) is drawn all the same,
+/// after a comment naming the axiom; one that cannot be lifted (too many
+/// events) is a comment saying why.
+fn lifted_graphs(ran: &Program, model: OpModel, table: &OutcomeTable) -> Vec<String> {
+    table
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let witness = row.witness.as_ref()?;
+            let outcome = outcome_text(ran, &row.values);
+            Some(match axiomatic::lift(ran, model, witness) {
+                // c11t's trace fixes the modification order only where a
+                // settle step chose it; the searched order may end at
+                // another store, and then the graph is not this outcome's.
+                Ok(l) if l.outcome.as_ref() != Some(&row.values) => format!(
+                    "// {} witness of [{outcome}]: not drawn: the lifted execution ends with other final values\n",
+                    model.name()
+                ),
+                Ok(l) => match &l.verdict {
+                    Ok(()) => axiomatic::to_dot(ran, &l.execution),
+                    Err(r) => format!(
+                        "// {} witness of [{outcome}]: ax.{} rejects it: {r}\n{}",
+                        model.name(),
+                        axiomatic::twin(model).name(),
+                        axiomatic::to_dot(ran, &l.execution)
+                    ),
+                },
+                Err(e) => format!(
+                    "// {} witness of [{outcome}]: not drawn: {e}\n",
+                    model.name()
+                ),
+            })
+        })
+        .collect()
+}
+
+/// `a=0 b=1`: an outcome with the observables' names.
+fn outcome_text(program: &Program, values: &[Value]) -> String {
+    program
+        .observed
+        .iter()
+        .zip(values)
+        .map(|(o, v)| format!("{}={v}", program.observable_name(*o)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -12,6 +12,7 @@ mod candidates;
 mod dot;
 mod execution;
 mod hardware;
+mod lift;
 mod paths;
 mod relation;
 mod run;
@@ -20,6 +21,7 @@ mod unroll;
 
 pub use dot::to_dot;
 pub use execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, Mode, Rejection};
+pub use lift::{lift, twin, CoSource, LiftError, Lifted, MAX_CO_ORDERS};
 pub use relation::{Relation, MAX_EVENTS};
 pub use run::{
     check, consistent_executions, prepare, run_axiomatic, visit_consistent, AxOptions, AxSummary,
