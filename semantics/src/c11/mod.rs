@@ -96,7 +96,7 @@
 
 mod model;
 mod prune;
-mod races;
+pub(crate) mod races;
 pub(crate) mod rules;
 pub(crate) mod state;
 pub(crate) mod vclock;

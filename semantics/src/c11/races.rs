@@ -26,6 +26,7 @@
 //! does the earlier one.
 
 use super::state::{Access, C11State, Loc, NaLoc};
+use super::vclock::VClock;
 use crate::ir::{LocId, Value};
 use crate::model::{Race, Site};
 
@@ -39,10 +40,15 @@ fn na_mut(s: &mut C11State, loc: LocId) -> &mut NaLoc {
 /// NON-ATOMIC READ (FastTrack write-read check, TSAN11 Sec. 2.2): returns
 /// the value and the races found, and records the read in `R_x(t)`.
 pub(crate) fn na_read(s: &mut C11State, site: Site, loc: LocId) -> (Value, Vec<Race>) {
+    let c = s.thread(site.thread).c.clone();
+    read_shadow(na_mut(s, loc), &c, site, loc)
+}
+
+/// The write-read check and read record of [`na_read`] on one location's
+/// shadow, for a reader whose clock is `c` (shared with `c11t`).
+pub(crate) fn read_shadow(n: &mut NaLoc, c: &VClock, site: Site, loc: LocId) -> (Value, Vec<Race>) {
     let t = site.thread;
-    let c = s.thread(t).c.clone();
     let epoch = c.get(t);
-    let n = na_mut(s, loc);
     let mut races = Vec::new();
     // write-read: W_x = c@u must happen before the read.
     if !c.covers(n.writer, n.last_write.epoch) {
@@ -69,10 +75,22 @@ pub(crate) fn na_read(s: &mut C11State, site: Site, loc: LocId) -> (Value, Vec<R
 /// Sec. 2.2): writes `value`, returns the races found and records the
 /// write as `W_x`.
 pub(crate) fn na_write(s: &mut C11State, site: Site, loc: LocId, value: Value) -> Vec<Race> {
+    let c = s.thread(site.thread).c.clone();
+    write_shadow(na_mut(s, loc), &c, site, loc, value)
+}
+
+/// The write-write and read-write checks and write record of [`na_write`]
+/// on one location's shadow, for a writer whose clock is `c` (shared with
+/// `c11t`).
+pub(crate) fn write_shadow(
+    n: &mut NaLoc,
+    c: &VClock,
+    site: Site,
+    loc: LocId,
+    value: Value,
+) -> Vec<Race> {
     let t = site.thread;
-    let c = s.thread(t).c.clone();
     let epoch = c.get(t);
-    let n = na_mut(s, loc);
     let mut races = Vec::new();
     // write-write: W_x must happen before the write.
     if !c.covers(n.writer, n.last_write.epoch) {
