@@ -202,4 +202,23 @@ pub trait MemoryModel: Send + Sync {
     fn target(&self) -> Option<crate::mapping::Target> {
         None
     }
+
+    /// Does the model keep per-thread state about locations that
+    /// [`MemoryModel::forget`] may drop? Only then does the interpreter
+    /// compute which locations each thread may still load.
+    const FORGETS: bool = false;
+
+    /// Drops what `thread` can no longer observe: `may_load[a]` is false
+    /// for every location `a` the thread will never load again (from its
+    /// next instruction on). `None` when nothing changes. A
+    /// canonicalisation: it must not change any future behaviour, only
+    /// merge states that differ in unobservable parts (PSLO's histories).
+    fn forget(
+        &self,
+        _state: &Self::State,
+        _thread: ThreadId,
+        _may_load: &[bool],
+    ) -> Option<Self::State> {
+        None
+    }
 }

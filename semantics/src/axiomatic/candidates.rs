@@ -20,7 +20,7 @@
 use super::execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, Mode};
 use super::paths::{fence_mode, PathEnd, PathOp, Paths, ThreadPath};
 use super::relation::{Relation, MAX_EVENTS};
-use crate::ir::{Program, ThreadId, ThreadKind, Value};
+use crate::ir::{LocId, Program, ThreadId, ThreadKind, Value};
 use crate::outcome::FailureKind;
 
 /// A skeleton and what its threads ended with.
@@ -44,8 +44,9 @@ pub(crate) struct Enumerated {
     pub truncated: bool,
 }
 
-/// How many path combinations may be examined per allowed candidate: most
-/// combinations fail the quick value check at once, so they are cheaper.
+/// How many nodes of the search over path combinations may be visited
+/// per allowed candidate: most are pruned at once by the value check, so
+/// they are cheaper.
 const COMBINATIONS_PER_CANDIDATE: u64 = 4;
 
 /// Calls `visit` on every candidate, at most `max` of them.
@@ -56,102 +57,169 @@ pub(crate) fn for_each_candidate(
     visit: &mut dyn FnMut(&Execution, &Skeleton),
 ) -> Result<Enumerated, AxError> {
     let mut counters = Enumerated::default();
-    let mut chosen: Vec<Option<&ThreadPath>> = Vec::with_capacity(program.threads.len());
-    choose_paths(program, paths, &mut chosen, &mut |choice| {
-        if counters.truncated {
-            return Ok(());
-        }
-        // Combinations of paths count against the bound too, so a program
-        // whose paths multiply out cannot run unbounded without saying so.
-        counters.combinations += 1;
-        if counters.combinations > max.saturating_mul(COMBINATIONS_PER_CANDIDATE) {
-            counters.truncated = true;
-            return Ok(());
-        }
-        if !values_available(program, choice) {
-            return Ok(());
-        }
+    let mut chooser = Chooser::new(
+        program,
+        paths,
+        max.saturating_mul(COMBINATIONS_PER_CANDIDATE),
+    );
+    chooser.choose(&mut |choice| {
         let skeleton = build_skeleton(program, choice)?;
         enumerate_rf_co(&skeleton, max, &mut counters, visit);
-        Ok(())
+        Ok(!counters.truncated)
     })?;
+    counters.combinations = chooser.nodes;
+    counters.truncated |= chooser.truncated;
     Ok(counters)
 }
 
 /// What to do with a complete choice of paths (one per thread, `None` for
-/// a thread never started).
-type OnChoice<'f, 'a> = dyn FnMut(&[Option<&'a ThreadPath>]) -> Result<(), AxError> + 'f;
+/// a thread never started); false stops the enumeration.
+type OnChoice<'f, 'a> = dyn FnMut(&[Option<&'a ThreadPath>]) -> Result<bool, AxError> + 'f;
 
 /// What to do with a complete choice of `rf` sources, `(write, read)`;
 /// false stops the enumeration.
 type OnSources<'f> = dyn FnMut(&[(usize, usize)]) -> bool + 'f;
 
-/// Every combination of one path per started thread. A forked thread
-/// starts iff its parent's path contains its fork.
-fn choose_paths<'a>(
-    program: &Program,
+/// The search over combinations of one path per started thread (a forked
+/// thread starts iff its parent's path contains its fork), thread by
+/// thread, pruned by the value check: every value read by the chosen
+/// paths must be an initial value, written by a chosen path, or possibly
+/// written by a thread not chosen yet. When the last thread is chosen the
+/// check is exact, so every complete choice can give its reads their
+/// values; a prefix is dropped as soon as no later thread can supply a
+/// value it reads. The order of the complete choices is that of the
+/// unpruned product, so enumeration stays deterministic.
+struct Chooser<'a> {
+    program: &'a Program,
     paths: &'a Paths,
-    chosen: &mut Vec<Option<&'a ThreadPath>>,
-    f: &mut OnChoice<'_, 'a>,
-) -> Result<(), AxError> {
-    let t = chosen.len();
-    if t == program.threads.len() {
-        if started_threads_consistent(program, chosen) {
-            return f(chosen);
-        }
-        return Ok(());
-    }
-    let started = match program.threads[t].kind {
-        ThreadKind::TopLevel => Some(true),
-        ThreadKind::Forked { parent, .. } if parent.index() < t => {
-            Some(chosen[parent.index()].is_some_and(|p| forks(p, ThreadId::new(t))))
-        }
-        // A parent numbered after its child: decided at the end.
-        ThreadKind::Forked { .. } => None,
-    };
-    if started != Some(true) {
-        chosen.push(None);
-        choose_paths(program, paths, chosen, f)?;
-        chosen.pop();
-    }
-    if started != Some(false) {
-        for path in &paths.threads[t] {
-            chosen.push(Some(path));
-            choose_paths(program, paths, chosen, f)?;
-            chosen.pop();
-        }
-    }
-    Ok(())
+    /// `supply[t]`: every (location, value) some path of a thread `t..`
+    /// writes, sorted; `supply[threads]` is empty.
+    supply: Vec<Vec<(LocId, Value)>>,
+    chosen: Vec<Option<&'a ThreadPath>>,
+    /// The writes of the chosen paths.
+    provided: Vec<(LocId, Value)>,
+    /// Nodes visited (paths tried at some depth), against `limit`.
+    nodes: u64,
+    limit: u64,
+    truncated: bool,
 }
 
-/// Can every read of the chosen paths read its value from some write of
-/// the choice (or the init)? A quick filter before building a skeleton.
-fn values_available(program: &Program, choice: &[Option<&ThreadPath>]) -> bool {
-    let mut written: Vec<(crate::ir::LocId, Value)> = program
-        .locations
-        .iter()
-        .enumerate()
-        .map(|(l, loc)| (crate::ir::LocId::new(l), loc.init))
-        .collect();
-    for path in choice.iter().flatten() {
-        for step in &path.steps {
-            match step.op {
-                PathOp::Write { loc, value, .. } => written.push((loc, value)),
-                PathOp::Update { loc, wrote, .. } => written.push((loc, wrote)),
-                _ => {}
+/// The writes of a path, as (location, value).
+fn path_writes(path: &ThreadPath) -> impl Iterator<Item = (LocId, Value)> + '_ {
+    path.steps.iter().filter_map(|step| match step.op {
+        PathOp::Write { loc, value, .. } => Some((loc, value)),
+        PathOp::Update { loc, wrote, .. } => Some((loc, wrote)),
+        _ => None,
+    })
+}
+
+/// The reads of a path, as (location, value).
+fn path_reads(path: &ThreadPath) -> impl Iterator<Item = (LocId, Value)> + '_ {
+    path.steps.iter().filter_map(|step| match step.op {
+        PathOp::Read { loc, value, .. } => Some((loc, value)),
+        PathOp::Update { loc, read, .. } => Some((loc, read)),
+        _ => None,
+    })
+}
+
+impl<'a> Chooser<'a> {
+    fn new(program: &'a Program, paths: &'a Paths, limit: u64) -> Self {
+        let n = program.threads.len();
+        let mut supply = vec![Vec::new(); n + 1];
+        for t in (0..n).rev() {
+            let mut here = supply[t + 1].clone();
+            for path in &paths.threads[t] {
+                here.extend(path_writes(path));
             }
+            here.sort_unstable();
+            here.dedup();
+            supply[t] = here;
+        }
+        Chooser {
+            program,
+            paths,
+            supply,
+            chosen: Vec::with_capacity(n),
+            provided: Vec::new(),
+            nodes: 0,
+            limit,
+            truncated: false,
         }
     }
-    written.sort_unstable();
-    choice.iter().flatten().all(|path| {
-        path.steps.iter().all(|step| match step.op {
-            PathOp::Read { loc, value, .. }
-            | PathOp::Update {
-                loc, read: value, ..
-            } => written.binary_search(&(loc, value)).is_ok(),
-            _ => true,
+
+    fn choose(&mut self, f: &mut OnChoice<'_, 'a>) -> Result<bool, AxError> {
+        let program = self.program;
+        let t = self.chosen.len();
+        if t == program.threads.len() {
+            if started_threads_consistent(program, &self.chosen) {
+                return f(&self.chosen);
+            }
+            return Ok(true);
+        }
+        let started = match program.threads[t].kind {
+            ThreadKind::TopLevel => Some(true),
+            ThreadKind::Forked { parent, .. } if parent.index() < t => {
+                Some(self.chosen[parent.index()].is_some_and(|p| forks(p, ThreadId::new(t))))
+            }
+            // A parent numbered after its child: decided at the end.
+            ThreadKind::Forked { .. } => None,
+        };
+        if started != Some(true) && !self.try_path(None, f)? {
+            return Ok(false);
+        }
+        if started != Some(false) {
+            let paths = self.paths;
+            for path in &paths.threads[t] {
+                if !self.try_path(Some(path), f)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Chooses `path` for the next thread and searches on, unless the
+    /// value check prunes it; false when the enumeration must stop.
+    fn try_path(
+        &mut self,
+        path: Option<&'a ThreadPath>,
+        f: &mut OnChoice<'_, 'a>,
+    ) -> Result<bool, AxError> {
+        // Visited nodes count against the bound too, so a program whose
+        // paths multiply out cannot run unbounded without saying so.
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            self.truncated = true;
+            return Ok(false);
+        }
+        let mark = self.provided.len();
+        if let Some(p) = path {
+            self.provided.extend(path_writes(p));
+        }
+        self.chosen.push(path);
+        let go_on = if self.reads_suppliable() {
+            self.choose(f)?
+        } else {
+            true
+        };
+        self.chosen.pop();
+        self.provided.truncate(mark);
+        Ok(go_on)
+    }
+
+    /// Can every read of the chosen paths get its value: initially, from a
+    /// chosen path, or from a path of a thread not chosen yet?
+    fn reads_suppliable(&self) -> bool {
+        let later = &self.supply[self.chosen.len()];
+        let locations = &self.program.locations;
+        self.chosen.iter().flatten().all(|path| {
+            path_reads(path).all(|(loc, value)| {
+                locations[loc.index()].init == value
+                    || self.provided.contains(&(loc, value))
+                    || later.binary_search(&(loc, value)).is_ok()
+            })
         })
-    })
+    }
 }
 
 fn forks(path: &ThreadPath, child: ThreadId) -> bool {

@@ -24,7 +24,7 @@ pub use execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, M
 pub use lift::{lift, twin, CoSource, LiftError, Lifted, MAX_CO_ORDERS};
 pub use relation::{Relation, MAX_EVENTS};
 pub use run::{
-    check, consistent_executions, prepare, run_axiomatic, visit_consistent, AxOptions, AxSummary,
-    ExecutionEnd,
+    check, consistent_executions, prepare, run_axiomatic, run_axiomatic_many, visit_consistent,
+    visit_consistent_many, AxOptions, AxSummary, ExecutionEnd, VisitMany,
 };
 pub use unroll::unroll;

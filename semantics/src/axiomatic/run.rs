@@ -9,8 +9,8 @@
 //! uniproc location by location (see `candidates`), which every model
 //! requires; `Stats::transitions` the consistent ones. Bounds:
 //! [`BoundHit::MaxCandidates`] when `max_candidates` candidates (or four
-//! times as many combinations of thread paths, or that many paths of one
-//! thread) were reached; [`BoundHit::Unroll`] when some thread path was cut
+//! times as many nodes of the search over combinations of thread paths, or
+//! that many paths of one thread) were reached; [`BoundHit::Unroll`] when some thread path was cut
 //! by an `assume` the unrolling added. The latter is conservative: the cut
 //! path may have needed values no consistent execution provides.
 
@@ -112,56 +112,119 @@ pub fn visit_consistent(
     opts: &AxOptions,
     visit: &mut dyn FnMut(&Execution, &ExecutionEnd, &[Race]),
 ) -> Result<AxSummary, AxError> {
-    let prepared = prepare(program, model, opts)?;
-    let max = opts.max_candidates.max(1);
-    let domains = value_domains(&prepared, max);
-    let paths = thread_paths(&prepared, &domains, max);
-    let mut consistent = 0u64;
-    let counters = for_each_candidate(&prepared, &paths, max, &mut |ex, skeleton| {
-        let Ok(sc) = check_with_order(model, ex) else {
-            return;
-        };
-        let end = if skeleton.failures.is_empty() {
-            let values = outcome_values(&prepared, ex, &skeleton.regs);
-            let kept = match &prepared.filter {
-                Some(filter) => satisfies(&prepared, filter, &values),
-                None => true,
-            };
-            if !kept {
-                return;
-            }
-            ExecutionEnd::Outcome(values)
-        } else {
-            ExecutionEnd::Failed(skeleton.failures.clone())
-        };
-        consistent += 1;
-        let races = if model.is_c11() {
-            c11::races(ex, model)
-        } else {
-            Vec::new()
-        };
-        if sc.is_some() {
-            let mut ex = ex.clone();
-            ex.sc = sc;
-            visit(&ex, &end, &races);
-        } else {
-            visit(ex, &end, &races);
+    let mut summaries =
+        visit_consistent_many(program, &[model], opts, &mut |_, ex, end, races| {
+            visit(ex, end, races)
+        })?;
+    Ok(summaries.remove(0))
+}
+
+/// The program every model of a group judges: models whose [`prepare`]d
+/// programs are equal share one candidate enumeration.
+fn target_group(model: AxModel) -> u8 {
+    match model {
+        AxModel::Sc => 0,
+        AxModel::Tso => 1,
+        AxModel::Pso | AxModel::Pslo => 2,
+        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => 3,
+    }
+}
+
+/// What [`visit_consistent_many`] calls: the model's index in `models`,
+/// the execution, how it ends, its races.
+pub type VisitMany<'f> = dyn FnMut(usize, &Execution, &ExecutionEnd, &[Race]) + 'f;
+
+/// [`visit_consistent`] for several models at once: the candidates of
+/// each group of models judging the same prepared program (the four C11
+/// models; `ax.pso` and `ax.pslo`) are enumerated once and checked against
+/// every model of the group. `visit` gets the model's index in `models`;
+/// each model sees its executions in the order [`visit_consistent`] gives,
+/// and gets the summary it would give.
+pub fn visit_consistent_many(
+    program: &Program,
+    models: &[AxModel],
+    opts: &AxOptions,
+    visit: &mut VisitMany<'_>,
+) -> Result<Vec<AxSummary>, AxError> {
+    let mut summaries: Vec<Option<AxSummary>> = vec![None; models.len()];
+    for (i, &first) in models.iter().enumerate() {
+        if summaries[i].is_some() {
+            continue;
         }
-    })?;
-    let mut bounds = Vec::new();
-    if counters.truncated || paths.truncated {
-        bounds.push(BoundHit::MaxCandidates(counters.candidates));
+        let group: Vec<usize> = (i..models.len())
+            .filter(|&j| target_group(models[j]) == target_group(first) && summaries[j].is_none())
+            .collect();
+        let prepared = prepare(program, first, opts)?;
+        let max = opts.max_candidates.max(1);
+        let domains = value_domains(&prepared, max);
+        let paths = thread_paths(&prepared, &domains, max);
+        let mut consistent = vec![0u64; group.len()];
+        let counters = for_each_candidate(&prepared, &paths, max, &mut |ex, skeleton| {
+            // How the candidate ends does not depend on the model.
+            let mut end: Option<Option<ExecutionEnd>> = None;
+            for (k, &j) in group.iter().enumerate() {
+                let model = models[j];
+                let Ok(sc) = check_with_order(model, ex) else {
+                    continue;
+                };
+                let end = end.get_or_insert_with(|| execution_end(&prepared, ex, skeleton));
+                let Some(end) = end else {
+                    continue;
+                };
+                consistent[k] += 1;
+                let races = if model.is_c11() {
+                    c11::races(ex, model)
+                } else {
+                    Vec::new()
+                };
+                if sc.is_some() {
+                    let mut ex = ex.clone();
+                    ex.sc = sc;
+                    visit(j, &ex, end, &races);
+                } else {
+                    visit(j, ex, end, &races);
+                }
+            }
+        })?;
+        let mut bounds = Vec::new();
+        if counters.truncated || paths.truncated {
+            bounds.push(BoundHit::MaxCandidates(counters.candidates));
+        }
+        if let (true, Some(k)) = (paths.unroll_cut, opts.unroll) {
+            bounds.push(BoundHit::Unroll(k));
+        }
+        for (k, &j) in group.iter().enumerate() {
+            summaries[j] = Some(AxSummary {
+                stats: Stats {
+                    states: counters.candidates,
+                    transitions: consistent[k],
+                },
+                bounds: bounds.clone(),
+            });
+        }
     }
-    if let (true, Some(k)) = (paths.unroll_cut, opts.unroll) {
-        bounds.push(BoundHit::Unroll(k));
+    Ok(summaries
+        .into_iter()
+        .map(|s| s.expect("every model visited"))
+        .collect())
+}
+
+/// How a candidate ends: its outcome, or its failures; `None` when the
+/// program's `filter` drops the outcome.
+fn execution_end(
+    prepared: &Program,
+    ex: &Execution,
+    skeleton: &super::candidates::Skeleton,
+) -> Option<ExecutionEnd> {
+    if !skeleton.failures.is_empty() {
+        return Some(ExecutionEnd::Failed(skeleton.failures.clone()));
     }
-    Ok(AxSummary {
-        stats: Stats {
-            states: counters.candidates,
-            transitions: consistent,
-        },
-        bounds,
-    })
+    let values = outcome_values(prepared, ex, &skeleton.regs);
+    let kept = match &prepared.filter {
+        Some(filter) => satisfies(prepared, filter, &values),
+        None => true,
+    };
+    kept.then_some(ExecutionEnd::Outcome(values))
 }
 
 /// Every consistent execution that ends with an outcome, with it.
@@ -210,50 +273,81 @@ pub fn run_axiomatic(
     model: AxModel,
     opts: &AxOptions,
 ) -> Result<OutcomeTable, AxError> {
-    let mut rows: BTreeMap<Vec<Value>, RowAcc> = BTreeMap::new();
-    let mut failures: BTreeMap<FailureKind, u64> = BTreeMap::new();
-    let mut races: Vec<Race> = Vec::new();
-    let summary = visit_consistent(program, model, opts, &mut |ex, end, found| {
-        races.extend_from_slice(found);
+    Ok(run_axiomatic_many(program, &[model], opts)?.remove(0))
+}
+
+/// What one model's table accumulates.
+#[derive(Default)]
+struct TableAcc {
+    rows: BTreeMap<Vec<Value>, RowAcc>,
+    failures: BTreeMap<FailureKind, u64>,
+    races: Vec<Race>,
+}
+
+/// [`run_axiomatic`] for several models, sharing candidate enumeration
+/// where their prepared programs agree ([`visit_consistent_many`]): one
+/// table per model, each equal to the one [`run_axiomatic`] gives.
+pub fn run_axiomatic_many(
+    program: &Program,
+    models: &[AxModel],
+    opts: &AxOptions,
+) -> Result<Vec<OutcomeTable>, AxError> {
+    let mut accs: Vec<TableAcc> = models.iter().map(|_| TableAcc::default()).collect();
+    let summaries = visit_consistent_many(program, models, opts, &mut |j, ex, end, found| {
+        let acc = &mut accs[j];
+        acc.races.extend_from_slice(found);
         match end {
             ExecutionEnd::Outcome(values) => {
                 let non_sc = hardware::check_sc(ex).is_err();
-                let acc = rows.entry(values.clone()).or_insert(RowAcc {
+                let row = acc.rows.entry(values.clone()).or_insert(RowAcc {
                     count: 0,
                     all_racy: true,
                     all_non_sc: true,
                 });
-                acc.count += 1;
-                acc.all_racy &= !found.is_empty();
-                acc.all_non_sc &= non_sc;
+                row.count += 1;
+                row.all_racy &= !found.is_empty();
+                row.all_non_sc &= non_sc;
             }
             ExecutionEnd::Failed(kinds) => {
                 for kind in kinds {
-                    *failures.entry(kind.clone()).or_insert(0) += 1;
+                    *acc.failures.entry(kind.clone()).or_insert(0) += 1;
                 }
             }
         }
     })?;
+    Ok(models
+        .iter()
+        .zip(accs)
+        .zip(summaries)
+        .map(|((model, acc), summary)| table(program, *model, acc, summary))
+        .collect())
+}
+
+/// One model's [`OutcomeTable`].
+fn table(program: &Program, model: AxModel, acc: TableAcc, summary: AxSummary) -> OutcomeTable {
+    let mut races = acc.races;
     races.sort();
     races.dedup();
-    let rows = rows
+    let rows = acc
+        .rows
         .into_iter()
-        .map(|(values, acc)| OutcomeRow {
+        .map(|(values, row)| OutcomeRow {
             satisfies: program
                 .condition
                 .as_ref()
                 .map(|c| satisfies(program, &c.prop, &values)),
             values,
-            count: acc.count,
-            racy: acc.all_racy,
-            non_sc: acc.all_non_sc,
+            count: row.count,
+            racy: row.all_racy,
+            non_sc: row.all_non_sc,
             witness: None,
         })
         .collect();
-    Ok(OutcomeTable {
+    OutcomeTable {
         model: format!("ax.{}", model.name()),
         rows,
-        failures: failures
+        failures: acc
+            .failures
             .into_iter()
             .map(|(kind, count)| Failure {
                 kind,
@@ -265,5 +359,5 @@ pub fn run_axiomatic(
         race_witnesses: Vec::new(),
         stats: summary.stats,
         bounds: summary.bounds,
-    })
+    }
 }

@@ -187,8 +187,7 @@ enum End {
 
 #[derive(Debug)]
 struct Explorer<'p, M: MemoryModel> {
-    program: &'p Program,
-    model: &'p M,
+    interp: Interp<'p, M>,
     max_states: u64,
     threads: Vec<Interner<Box<[Value]>>>,
     mems: Interner<M::State>,
@@ -209,8 +208,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     fn new(program: &'p Program, model: &'p M, max_states: u64) -> Self {
         let n = program.threads.len();
         Explorer {
-            program,
-            model,
+            interp: Interp::new(program, model),
             // States are numbered by `u32`.
             max_states: max_states.min(u64::from(u32::MAX)),
             threads: (0..n).map(|_| Interner::new()).collect(),
@@ -228,8 +226,8 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         }
     }
 
-    fn interp(&self) -> Interp<'p, M> {
-        Interp::new(self.program, self.model)
+    fn interp(&self) -> &Interp<'p, M> {
+        &self.interp
     }
 
     fn run(mut self) -> OutcomeTable {
@@ -474,7 +472,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 p
             }
         };
-        replay_choices(self.interp(), &choices)
+        replay_choices(self.interp().clone(), &choices)
     }
 
     fn table(&self) -> OutcomeTable {
@@ -500,7 +498,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             })
             .collect();
         OutcomeTable {
-            model: self.model.name().to_string(),
+            model: self.interp.model.name().to_string(),
             rows,
             failures,
             races: self.races.keys().copied().collect(),

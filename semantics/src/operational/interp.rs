@@ -30,6 +30,9 @@
 //! an execution never ends and has no outcome, which is what MODELS.md 1
 //! says of executions that spin.
 
+use std::sync::Arc;
+
+use super::liveness::MayLoad;
 use crate::ir::{
     handle_of, thread_of_handle, Instr, InstrId, Program, ThreadId, ThreadKind, Value,
 };
@@ -131,16 +134,45 @@ enum LocalEnd {
     Ended(Ended),
 }
 
-/// The interpreter of one program under one model.
+/// The interpreter of one program under one model. Cheap to clone.
 #[derive(Debug)]
 pub(crate) struct Interp<'p, M> {
     pub program: &'p Program,
     pub model: &'p M,
+    /// For models that forget dead locations ([`MemoryModel::FORGETS`]):
+    /// what each thread may still load.
+    may_load: Option<Arc<MayLoad>>,
+}
+
+impl<M> Clone for Interp<'_, M> {
+    fn clone(&self) -> Self {
+        Interp {
+            program: self.program,
+            model: self.model,
+            may_load: self.may_load.clone(),
+        }
+    }
 }
 
 impl<'p, M: MemoryModel> Interp<'p, M> {
     pub(crate) fn new(program: &'p Program, model: &'p M) -> Self {
-        Interp { program, model }
+        Interp {
+            program,
+            model,
+            may_load: M::FORGETS.then(|| Arc::new(MayLoad::of(program))),
+        }
+    }
+
+    /// `mem` after thread `t`, about to run instruction `comp[0]`, forgot
+    /// the locations it will never load again ([`MemoryModel::forget`]).
+    fn forget(&self, mem: M::State, t: ThreadId, comp: &[Value]) -> M::State {
+        match &self.may_load {
+            Some(live) if comp[0] >= 0 => {
+                let pc = InstrId::new(comp[0] as usize);
+                self.model.forget(&mem, t, live.at(t, pc)).unwrap_or(mem)
+            }
+            _ => mem,
+        }
     }
 
     pub(crate) fn nthreads(&self) -> usize {
@@ -169,7 +201,11 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
             }
             comps.push(comp.into_boxed_slice());
         }
-        Ok((comps, self.model.initial(self.program)))
+        let mut mem = self.model.initial(self.program);
+        for (t, comp) in comps.iter().enumerate() {
+            mem = self.forget(mem, ThreadId::new(t), comp);
+        }
+        Ok((comps, mem))
     }
 
     /// The local steps recorded by the last [`Interp::initial`].
@@ -455,7 +491,13 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
             let next = match ended {
                 Some(e) => Next::Ended(e),
                 None => Next::State {
-                    mem: step.state,
+                    mem: {
+                        let mem = self.forget(step.state, t, &sc.comp);
+                        match child {
+                            Some(c) => self.forget(mem, c, &sc.child),
+                            None => mem,
+                        }
+                    },
                     changed: Some((t, &sc.comp)),
                     child: child.map(|c| (c, &sc.child[..])),
                     racy,

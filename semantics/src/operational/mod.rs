@@ -7,6 +7,7 @@ mod exhaustive;
 mod flat;
 mod intern;
 mod interp;
+mod liveness;
 pub mod models;
 mod rng;
 mod runner;

@@ -81,7 +81,8 @@ struct RunResult {
 /// Runs `program` `opts.runs` times under `model` and counts the outcomes.
 pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions) -> OutcomeTable {
     let program = program_for(program, model, opts.mapping);
-    let interp = || Interp::new(&program, model);
+    let shared = Interp::new(&program, model);
+    let interp = || shared.clone();
     let results: Vec<RunResult> = (0..opts.runs)
         .into_par_iter()
         .map(|i| run_one(interp(), opts, i, None))
