@@ -13,3 +13,4 @@ pub mod model;
 pub mod operational;
 pub mod outcome;
 pub mod relaxer;
+mod shared_vec;

@@ -13,157 +13,9 @@ use std::collections::BTreeSet;
 use ax_builder::*;
 use relaxlab_semantics::axiomatic::{run_axiomatic, run_axiomatic_many, AxOptions};
 use relaxlab_semantics::c11::C11r;
-use relaxlab_semantics::ir::{
-    AxModel, C11Fence, FenceKind, HwFence, Observable, OpModel, Program, ReadOrd, RegId, RmwOp,
-    RmwOrd, ThreadId, Value, WriteOrd,
-};
+use relaxlab_semantics::ir::{AxModel, OpModel, Program, Value};
 use relaxlab_semantics::operational::{explore, run_hardware, ExploreOptions, Run};
 use relaxlab_semantics::outcome::OutcomeTable;
-
-/// Programs per test: 2,000 in release builds (CI), 200 in debug builds;
-/// `RELAXLAB_DIFF_PROGRAMS=N` overrides it for long runs.
-fn programs() -> usize {
-    std::env::var("RELAXLAB_DIFF_PROGRAMS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) { 200 } else { 2000 })
-}
-
-/// The largest program the generator makes, in operations: four threads
-/// of four operations each have up to 16 events, whose candidate executions
-/// can number millions; 10 keeps 2,000 programs within CI's time.
-const MAX_OPS: usize = 10;
-
-/// The generator's seed: `base`, or for long runs split into chunks
-/// `base` mixed with `RELAXLAB_DIFF_SEED=K` (another fixed sequence of
-/// programs per K).
-fn seed(base: u64) -> u64 {
-    match std::env::var("RELAXLAB_DIFF_SEED")
-        .ok()
-        .and_then(|k| k.parse::<u64>().ok())
-    {
-        Some(k) => base ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
-        None => base,
-    }
-}
-
-/// xorshift64*: a fixed-seed generator, so every run checks the same
-/// programs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
-
-/// A random program: 2-4 threads of 1-4 operations over 2-3 locations
-/// (`x`, `y`, `z`), at most [`MAX_OPS`] operations in all, with every
-/// order, RMWs, CAS and C11 fences; hardware barriers when `hw`.
-fn random_program(rng: &mut Rng, hw_fences: bool) -> Program {
-    let threads = 2 + rng.below(3) as usize;
-    let locs: &[&str] = if rng.below(2) == 0 {
-        &["x", "y"]
-    } else {
-        &["x", "y", "z"]
-    };
-    let mut b = program("random", locs);
-    let mut value = 0;
-    let sizes = loop {
-        let sizes: Vec<usize> = (0..threads).map(|_| 1 + rng.below(4) as usize).collect();
-        if sizes.iter().sum::<usize>() <= MAX_OPS {
-            break sizes;
-        }
-    };
-    for (t, ops) in sizes.into_iter().enumerate() {
-        let mut choices = Vec::new();
-        for _ in 0..ops {
-            value += 1;
-            choices.push((rng.below(if hw_fences { 6 } else { 5 }), rng.next(), value));
-        }
-        b = b.thread(&format!("P{t}"), |tb| {
-            for (i, (kind, r, v)) in choices.into_iter().enumerate() {
-                let mut rng = Rng(r | 1);
-                let loc = rng.pick(locs);
-                let reg = format!("r{i}");
-                match kind {
-                    0 => {
-                        tb.store(
-                            loc,
-                            v,
-                            rng.pick(&[WriteOrd::Rlx, WriteOrd::Rel, WriteOrd::Sc]),
-                        );
-                    }
-                    1 => {
-                        tb.load(
-                            &reg,
-                            loc,
-                            rng.pick(&[ReadOrd::Rlx, ReadOrd::Acq, ReadOrd::Sc]),
-                        );
-                    }
-                    2 => {
-                        let ord = rng.pick(&[
-                            RmwOrd::Rlx,
-                            RmwOrd::Acq,
-                            RmwOrd::Rel,
-                            RmwOrd::AcqRel,
-                            RmwOrd::Sc,
-                        ]);
-                        let op = rng.pick(&[RmwOp::Add, RmwOp::Xchg]);
-                        tb.rmw(&reg, loc, op, v, ord);
-                    }
-                    3 => {
-                        let ord = rng.pick(&[RmwOrd::Rlx, RmwOrd::AcqRel, RmwOrd::Sc]);
-                        let expected = rng.below(3) as Value;
-                        tb.cas(&reg, loc, expected, v, ord);
-                    }
-                    4 => {
-                        let k = rng.pick(&[
-                            C11Fence::Acq,
-                            C11Fence::Rel,
-                            C11Fence::AcqRel,
-                            C11Fence::Sc,
-                        ]);
-                        tb.fence(FenceKind::C11(k));
-                    }
-                    _ => {
-                        let k = rng.pick(&[
-                            HwFence::SS,
-                            HwFence::SL,
-                            HwFence::LL,
-                            HwFence::LS,
-                            HwFence::Full,
-                        ]);
-                        tb.fence(FenceKind::Hw(k));
-                    }
-                }
-            }
-        });
-    }
-    let mut p = b.exists(&[]);
-    p.condition = None;
-    p.observed = Vec::new();
-    for (t, th) in p.threads.iter().enumerate() {
-        for r in 0..th.regs.len() {
-            p.observed
-                .push(Observable::Reg(ThreadId::new(t), RegId::new(r)));
-        }
-    }
-    for l in 0..p.locations.len() {
-        p.observed
-            .push(Observable::Loc(relaxlab_semantics::ir::LocId::new(l)));
-    }
-    p
-}
 
 fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
     assert!(t.complete(), "{}: bound hit", t.model);
@@ -200,22 +52,11 @@ fn op(p: &Program, m: OpModel) -> BTreeSet<Vec<Value>> {
     outcomes(&run_hardware(p, m, &run).unwrap())
 }
 
-fn describe(p: &Program) -> String {
-    p.threads
-        .iter()
-        .map(|t| {
-            let code: Vec<String> = t.code.iter().map(|i| format!("{:?}", i.instr)).collect();
-            format!("{}: {}", t.name, code.join("; "))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[test]
 fn hardware_models_agree_with_operational() {
-    let mut rng = Rng(seed(0x5eed_1234_abcd_0001));
+    let mut rng = Rng(diff_seed(0x5eed_1234_abcd_0001));
     let mut skipped = 0;
-    for _ in 0..programs() {
+    for _ in 0..diff_programs() {
         let p = random_program(&mut rng, true);
         let models = [AxModel::Sc, AxModel::Tso, AxModel::Pso, AxModel::Pslo];
         let Some(ax_out) = ax_all(&p, &[&models[..1], &models[1..2], &models[2..]]) else {
@@ -242,15 +83,15 @@ fn hardware_models_agree_with_operational() {
     report_skipped(
         "hardware_models_agree_with_operational",
         skipped,
-        programs(),
+        diff_programs(),
     );
 }
 
 #[test]
 fn c11r_agrees_with_operational() {
-    let mut rng = Rng(seed(0x0c11_c11c_0000_0042));
+    let mut rng = Rng(diff_seed(0x0c11_c11c_0000_0042));
     let mut skipped = 0;
-    for _ in 0..programs() {
+    for _ in 0..diff_programs() {
         let p = random_program(&mut rng, false);
         let Some(ax_out) = ax_all(&p, &[&[AxModel::C11r, AxModel::C11, AxModel::C11t]]) else {
             skipped += 1;
@@ -264,7 +105,7 @@ fn c11r_agrees_with_operational() {
         assert!(c11r.is_subset(&ax_out[1]), "c11r ⊆ c11:\n{}", describe(&p));
         assert!(c11r.is_subset(&ax_out[2]), "c11r ⊆ c11t:\n{}", describe(&p));
     }
-    report_skipped("c11r_agrees_with_operational", skipped, programs());
+    report_skipped("c11r_agrees_with_operational", skipped, diff_programs());
 }
 
 /// `run_axiomatic_many` shares candidate enumeration between models; each
@@ -272,7 +113,7 @@ fn c11r_agrees_with_operational() {
 /// races and bounds included.
 #[test]
 fn shared_enumeration_equals_separate_runs() {
-    let mut rng = Rng(seed(0x5a4e_d0e5_0000_0007));
+    let mut rng = Rng(diff_seed(0x5a4e_d0e5_0000_0007));
     let models = [
         AxModel::Sc,
         AxModel::Pso,
@@ -283,7 +124,7 @@ fn shared_enumeration_equals_separate_runs() {
         AxModel::C11r,
         AxModel::C11t,
     ];
-    for i in 0..programs() / 10 {
+    for i in 0..diff_programs() / 10 {
         let p = random_program(&mut rng, i % 2 == 0);
         let many = run_axiomatic_many(&p, &models, &AxOptions::default()).unwrap();
         for (m, table) in models.iter().zip(&many) {

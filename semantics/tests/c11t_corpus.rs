@@ -79,8 +79,8 @@ fn only(
 
 /// C11TESTER Fig. 4 through the seam: after `x=1; x=2` by P0, P1's relaxed
 /// load may read 0, 1 or 2, oldest first, with `older` 2, 1, 0. Then, with
-/// both threads finished, x has one sink (x=2 follows x=1 by CoWW): no
-/// settling step, final value 2.
+/// both threads finished, x has one sink (x=2 follows x=1 by CoWW): one
+/// settling step naming it, final value 2.
 #[test]
 fn older_and_final_value_through_the_seam() {
     let mut b = Builder::new();
@@ -125,9 +125,17 @@ fn older_and_final_value_through_the_seam() {
     let mut s = out.swap_remove(0).state;
     s = only(&m, &s, site(0, 2), MemOp::End);
     s = only(&m, &s, site(1, 1), MemOp::End);
+    // One sink (`x = 2`, after `x = 1` in P0's order): a single settle
+    // step names it, so the trace says which store `x` ends with.
+    assert!(!m.settled(&s));
     let mut internal = Vec::new();
     m.internal(&s, &mut internal);
-    assert!(internal.is_empty());
+    let events: Vec<EventKind> = internal.iter().map(|(_, e)| e.kind.clone()).collect();
+    assert_eq!(events, vec![EventKind::Settle { loc: x, value: 2 }]);
+    let s = internal.swap_remove(0).0;
+    let mut more = Vec::new();
+    m.internal(&s, &mut more);
+    assert!(more.is_empty(), "settled once");
     assert!(m.settled(&s));
     assert_eq!(m.final_value(&s, x), 2);
 }

@@ -278,9 +278,9 @@ fn lifted_graphs(ran: &Program, model: OpModel, table: &OutcomeTable) -> Vec<Str
             let witness = row.witness.as_ref()?;
             let outcome = outcome_text(ran, &row.values);
             Some(match axiomatic::lift(ran, model, witness) {
-                // c11t's trace fixes the modification order only where a
-                // settle step chose it; the searched order may end at
-                // another store, and then the graph is not this outcome's.
+                // Not expected (every c11t trace names each location's
+                // last store, and the lift keeps it): said, never drawn as
+                // this outcome's graph.
                 Ok(l) if l.outcome.as_ref() != Some(&row.values) => format!(
                     "// {} witness of [{outcome}]: not drawn: the lifted execution ends with other final values\n",
                     model.name()

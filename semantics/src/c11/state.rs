@@ -1,10 +1,10 @@
 //! The memory state of the restricted C11 model (TSAN11 Fig. 10, with the
 //! vector clocks of Fig. 6 and the race shadow of Sec. 2.2).
 //!
-//! Everything is a `Vec`, an `imbl::Vector` or a [`VClock`], so `Eq` and
+//! Everything is a `Vec`, a `SharedVec` or a [`VClock`], so `Eq` and
 //! `Hash` are deterministic; nothing is a hash map.
 
-use imbl::Vector;
+use crate::shared_vec::SharedVec;
 
 use super::vclock::{Epoch, VClock};
 use crate::ir::{Atomicity, Program, ThreadId, ThreadKind, Value};
@@ -103,7 +103,7 @@ pub(crate) struct AtomicLoc {
     /// thread; absent threads have `⊥`.
     pub(crate) per_thread: Vec<(ThreadId, VClock)>,
     /// `SE_a` in modification order, oldest first. Invariant: non-empty.
-    pub(crate) stores: Vector<StoreElem>,
+    pub(crate) stores: SharedVec<StoreElem>,
 }
 
 impl AtomicLoc {
@@ -171,7 +171,7 @@ pub struct C11State {
     pub(crate) sf: VClock,
     /// `S_W`: each thread's epoch at its last SC write.
     pub(crate) sw: VClock,
-    pub(crate) locs: Vector<Loc>,
+    pub(crate) locs: SharedVec<Loc>,
 }
 
 impl C11State {
@@ -211,7 +211,7 @@ impl C11State {
                 Atomicity::Atomic | Atomicity::Mixed => Loc::Atomic(AtomicLoc {
                     release: VClock::bottom(),
                     per_thread: Vec::new(),
-                    stores: Vector::unit(StoreElem {
+                    stores: SharedVec::unit(StoreElem {
                         writer: ThreadId(0),
                         epoch: 0,
                         value: l.init,

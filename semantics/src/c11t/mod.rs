@@ -55,9 +55,11 @@
 //!
 //! **Final values** ("list every modification order the constraints still
 //! allow"). When no thread is running, the model's internal step picks,
-//! for the lowest location whose graph has several sinks, one sink `s` and
-//! adds edges from every other sink to `s` ([`crate::model::EventKind::Settle`]); one
-//! step per sink. Every sink can be last (no constraint orders it before
+//! for the lowest atomic location not settled yet, one sink `s` and adds
+//! edges from every other sink to `s` ([`crate::model::EventKind::Settle`]); one
+//! step per sink, and one step naming the last store of a location whose
+//! graph has a single sink, so that every trace names each location's
+//! last store (the lift builds `co` from it). Every sink can be last (no constraint orders it before
 //! another node), and locations are independent (every `co` constraint is
 //! per location and already an edge), so the final values listed are
 //! exactly those of the allowed modification orders.

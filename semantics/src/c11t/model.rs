@@ -210,25 +210,31 @@ fn perform_op(state: &C11tState, site: Site, op: MemOp, out: &mut Vec<Step<C11tS
 }
 
 /// SETTLE (module docs, "Final values"): with no thread running, for the
-/// lowest atomic location whose mo-graph has several sinks, one step per
-/// sink `s` fixing `s` as the last store.
+/// lowest atomic location not settled yet, one step per sink `s` of its
+/// mo-graph fixing `s` as the last store and naming its value. A location
+/// with a single sink gets its one step too, so that every trace says
+/// which store each location ends with (the lift of a trace to an
+/// execution builds `co` from that).
 fn settle_steps(state: &C11tState, out: &mut Vec<(C11tState, Event)>) {
     if state.any_running() {
         return;
     }
     let unsettled = (0..state.locs.len()).find_map(|i| match &state.locs[i] {
-        Loc::Atomic(a) if a.graph.sinks().len() > 1 => Some((i, a.graph.sinks())),
+        Loc::Atomic(a) if !a.settled => Some((i, a.graph.sinks())),
         _ => None,
     });
     let Some((i, sinks)) = unsettled else {
         return;
     };
     let loc = LocId::new(i);
-    for s in sinks {
+    for &s in &sinks {
         let mut next = state.clone();
         let value = match next.locs.get_mut(i) {
             Some(Loc::Atomic(a)) => {
-                a.graph.settle(s);
+                if sinks.len() > 1 {
+                    a.graph.settle(s);
+                }
+                a.settled = true;
                 a.store(s).value
             }
             _ => continue,
@@ -263,7 +269,7 @@ impl MemoryModel for C11t {
 
     fn settled(&self, state: &C11tState) -> bool {
         state.locs.iter().all(|l| match l {
-            Loc::Atomic(a) => a.graph.sinks().len() == 1,
+            Loc::Atomic(a) => a.settled,
             Loc::NonAtomic(_) => true,
         })
     }

@@ -3,10 +3,10 @@
 //! mo-graph nodes (C11TESTER Sec. 4.1) with what each store carries for the
 //! operational rules of Sec. 6.
 //!
-//! Everything is a `Vec`, an `imbl::Vector` or a [`VClock`], so `Eq` and
+//! Everything is a `Vec`, a `SharedVec` or a [`VClock`], so `Eq` and
 //! `Hash` are deterministic; nothing is a hash map.
 
-use imbl::Vector;
+use crate::shared_vec::SharedVec;
 
 use super::graph::{MoGraph, NodeId};
 use crate::c11::state::{Access, LoadElem, NaLoc, Status, ThreadClocks};
@@ -62,6 +62,9 @@ pub(crate) struct AtomicLoc {
     pub(crate) graph: MoGraph,
     /// What each store carries, in performance order.
     pub(crate) stores: Vec<Store>,
+    /// A settle step has fixed the `mo`-last store and named its value
+    /// (module docs of `c11t`, "Final values").
+    pub(crate) settled: bool,
 }
 
 impl AtomicLoc {
@@ -96,7 +99,7 @@ pub struct C11tState {
     /// `S_W`: each thread's epoch at its last SC write (TSAN11 Fig. 13).
     pub(crate) sw: VClock,
     /// Every location, indexed by [`crate::ir::LocId`].
-    pub(crate) locs: Vector<Loc>,
+    pub(crate) locs: SharedVec<Loc>,
 }
 
 impl C11tState {
@@ -132,6 +135,7 @@ impl C11tState {
                 // Mixed locations are rejected by the front end under the
                 // C11 models; if one arrives it is treated as atomic.
                 Atomicity::Atomic | Atomicity::Mixed => Loc::Atomic(AtomicLoc {
+                    settled: false,
                     graph: MoGraph::new(),
                     stores: vec![Store {
                         writer: ThreadId(0),

@@ -6,6 +6,9 @@
 
 use relaxlab_semantics::ir::*;
 
+mod random;
+pub use random::*;
+
 pub struct ProgramBuilder {
     name: String,
     locations: Vec<Location>,
