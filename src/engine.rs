@@ -119,11 +119,6 @@ fn operational<M: MemoryModel>(program: &Program, model: &M, settings: &Settings
     }
 }
 
-/// Is there an engine for `key` in this version?
-pub fn available(_key: ModelKey) -> bool {
-    true
-}
-
 /// The program as `model` runs it: after the mapping for the hardware
 /// models (operational and axiomatic alike, MODELS.md 4.1), as written for
 /// the C11 models, and unrolled for the axiomatic models when `--unroll` is
