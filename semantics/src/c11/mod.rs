@@ -99,6 +99,7 @@ mod prune;
 pub(crate) mod races;
 pub(crate) mod rules;
 pub(crate) mod state;
+pub(crate) mod threads;
 pub(crate) mod vclock;
 
 #[cfg(test)]

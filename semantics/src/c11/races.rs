@@ -27,6 +27,7 @@
 
 use super::state::{Access, C11State, Loc, NaLoc};
 use super::vclock::VClock;
+use crate::c11::threads::ThreadClockState;
 use crate::ir::{LocId, Value};
 use crate::model::{Race, Site};
 

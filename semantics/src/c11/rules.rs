@@ -8,7 +8,12 @@
 //! release increment ("a thread increments its own entry after every
 //! release operation").
 
-use super::state::{AtomicLoc, C11State, LoadElem, Loc, ScWrite, Status, StoreElem, ThreadClocks};
+use super::state::{AtomicLoc, C11State, LoadElem, Loc, ScWrite, StoreElem, ThreadClocks};
+use super::threads::{
+    fence_acquire_release, finish, release_increment, sc_atomic_fence, sc_atomic_load,
+    sc_atomic_store, ThreadClockState,
+};
+pub(crate) use super::threads::{fork, join};
 use super::vclock::VClock;
 use crate::ir::{C11Fence, LocId, ReadOrd, ThreadId, Value, WriteOrd};
 
@@ -67,35 +72,6 @@ pub(crate) fn atomic(s: &C11State, loc: LocId) -> &AtomicLoc {
         Some(Loc::Atomic(a)) => a,
         _ => unreachable!("relaxlab internal error: atomic rule on a non-atomic location"),
     }
-}
-
-/// The epoch increment after a release operation (TSAN11 Sec. 2.2:
-/// `C_t := inc_t(C_t)`).
-pub(crate) fn release_increment(s: &mut C11State, t: ThreadId) {
-    s.thread_mut(t).c.inc(t);
-}
-
-/// SC ATOMIC LOAD, TSAN11 Fig. 13: `S_R,t ∪= S_F`.
-pub(crate) fn sc_atomic_load(s: &mut C11State, t: ThreadId) {
-    let sf = s.sf.clone();
-    s.thread_mut(t).sr.join(&sf);
-}
-
-/// SC ATOMIC STORE, TSAN11 Fig. 13: `S_W[t] := C_t(t)`.
-pub(crate) fn sc_atomic_store(s: &mut C11State, t: ThreadId) {
-    let e = s.thread(t).epoch(t);
-    s.sw.set(t, e);
-}
-
-/// SC ATOMIC FENCE, TSAN11 Fig. 13: `S_F[t] := C_t(t)`, then
-/// `S_F,t ∪= S_F` and `S_W,t ∪= S_W`.
-pub(crate) fn sc_atomic_fence(s: &mut C11State, t: ThreadId) {
-    let e = s.thread(t).epoch(t);
-    s.sf.set(t, e);
-    let (sf, sw) = (s.sf.clone(), s.sw.clone());
-    let th = s.thread_mut(t);
-    th.sf.join(&sf);
-    th.sw.join(&sw);
 }
 
 /// ReadsFromSet, TSAN11 Fig. 12, corrected: the indices (into `SE_a`,
@@ -386,58 +362,17 @@ pub(crate) fn cas_failures(
 /// (`F^rel_t := C_t`), then the increment, so an acq_rel fence releases what
 /// it has just acquired.
 pub(crate) fn atomic_fence(s: &mut C11State, memory: Memory, t: ThreadId, kind: C11Fence) {
-    let k = Strength::of_fence(kind);
-    if k.sc && memory == Memory::Weak {
+    if Strength::of_fence(kind).sc && memory == Memory::Weak {
         sc_atomic_fence(s, t);
     }
-    if k.acquire {
-        let th = s.thread_mut(t);
-        let facq = th.facq.clone();
-        th.c.join(&facq);
-    }
-    if k.release {
-        let th = s.thread_mut(t);
-        th.frel = th.c.clone();
-        release_increment(s, t);
-    }
+    fence_acquire_release(s, t, kind);
 }
 
-/// FORK (TSAN11 Sec. 2.1 `asw`, Sec. 5.2): the child starts with the
-/// parent's clock and its own entry incremented (1 on its first start);
-/// the parent then increments its own entry. The child's fence and SC
-/// clocks start at `⊥`: C11's fence and SC rules speak of `sb`, which
-/// `asw` is not.
-pub(crate) fn fork(s: &mut C11State, parent: ThreadId, child: ThreadId) {
-    let pc = s.thread(parent).c.clone();
-    let ch = s.thread_mut(child);
-    ch.status = Status::Running;
-    ch.c.join(&pc);
-    ch.c.inc(child);
-    debug_assert!(
-        pc.le(&ch.c),
-        "relaxlab internal error: a forked thread does not know its parent's past"
-    );
-    release_increment(s, parent);
-}
-
-/// JOIN (TSAN11 Sec. 2.1 `asw`): `C_parent ∪= C_child`.
-pub(crate) fn join(s: &mut C11State, parent: ThreadId, child: ThreadId) {
-    let cc = s.thread(child).c.clone();
-    s.thread_mut(parent).c.join(&cc);
-}
-
-/// Thread end: the thread finishes. Its fence and SC clocks and its
-/// release-sequence clocks `V_a(t)` can never be read again (only a
-/// running thread's own operations read them), so they are reset to `⊥`
-/// for deduplication; `C_t` stays, a later `join` acquires it.
+/// Thread end: the thread finishes ([`finish`]). Its release-sequence
+/// clocks `V_a(t)` can never be read again (only a running thread's own
+/// operations read them), so they are dropped for deduplication too.
 pub(crate) fn end(s: &mut C11State, t: ThreadId) {
-    let th = s.thread_mut(t);
-    th.status = Status::Finished;
-    th.frel = VClock::bottom();
-    th.facq = VClock::bottom();
-    th.sf = VClock::bottom();
-    th.sw = VClock::bottom();
-    th.sr = VClock::bottom();
+    finish(s, t);
     for i in 0..s.locs.len() {
         let has = matches!(&s.locs[i], Loc::Atomic(a) if a.per_thread.iter().any(|(u, _)| *u == t));
         if has {

@@ -4,6 +4,7 @@
 //! Everything is a `Vec`, a `SharedVec` or a [`VClock`], so `Eq` and
 //! `Hash` are deterministic; nothing is a hash map.
 
+use super::threads::ThreadClockState;
 use crate::shared_vec::SharedVec;
 
 use super::vclock::{Epoch, VClock};
@@ -39,6 +40,33 @@ pub(crate) struct ThreadClocks {
 }
 
 impl ThreadClocks {
+    /// Every thread's clocks after the init writes: top-level threads
+    /// running with `C_t = inc_t(⊥)`, forked threads not started (shared
+    /// by `c11r` and `c11t`).
+    pub(crate) fn initial(program: &Program) -> Vec<ThreadClocks> {
+        program
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, th)| {
+                let t = ThreadId::new(i);
+                let (status, c) = match th.kind {
+                    ThreadKind::TopLevel => (Status::Running, VClock::unit(t)),
+                    ThreadKind::Forked { .. } => (Status::NotStarted, VClock::bottom()),
+                };
+                ThreadClocks {
+                    status,
+                    c,
+                    frel: VClock::bottom(),
+                    facq: VClock::bottom(),
+                    sf: VClock::bottom(),
+                    sw: VClock::bottom(),
+                    sr: VClock::bottom(),
+                }
+            })
+            .collect()
+    }
+
     /// The thread's current epoch `C_t(t)`.
     pub(crate) fn epoch(&self, t: ThreadId) -> Epoch {
         self.c.get(t)
@@ -156,6 +184,21 @@ pub(crate) struct NaLoc {
     pub(crate) reads: Vec<(ThreadId, Access)>,
 }
 
+impl NaLoc {
+    /// The location after its init write (epoch 0, no reads).
+    pub(crate) fn initial(value: Value) -> Self {
+        NaLoc {
+            value,
+            last_write: Access {
+                epoch: 0,
+                site: None,
+            },
+            writer: ThreadId(0),
+            reads: Vec::new(),
+        }
+    }
+}
+
 /// One shared location.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Loc {
@@ -180,27 +223,7 @@ impl C11State {
     /// holding one init element of epoch 0 (which happens before every
     /// event, as TSAN11 Sec. 2.2 notes for `W_max`).
     pub(crate) fn initial(program: &Program) -> Self {
-        let threads = program
-            .threads
-            .iter()
-            .enumerate()
-            .map(|(i, th)| {
-                let t = ThreadId::new(i);
-                let (status, c) = match th.kind {
-                    ThreadKind::TopLevel => (Status::Running, VClock::unit(t)),
-                    ThreadKind::Forked { .. } => (Status::NotStarted, VClock::bottom()),
-                };
-                ThreadClocks {
-                    status,
-                    c,
-                    frel: VClock::bottom(),
-                    facq: VClock::bottom(),
-                    sf: VClock::bottom(),
-                    sw: VClock::bottom(),
-                    sr: VClock::bottom(),
-                }
-            })
-            .collect();
+        let threads = ThreadClocks::initial(program);
         let locs = program
             .locations
             .iter()
@@ -221,15 +244,7 @@ impl C11State {
                         loads: Vec::new(),
                     }),
                 }),
-                Atomicity::NonAtomic => Loc::NonAtomic(NaLoc {
-                    value: l.init,
-                    last_write: Access {
-                        epoch: 0,
-                        site: None,
-                    },
-                    writer: ThreadId(0),
-                    reads: Vec::new(),
-                }),
+                Atomicity::NonAtomic => Loc::NonAtomic(NaLoc::initial(l.init)),
             })
             .collect();
         C11State {
@@ -239,12 +254,14 @@ impl C11State {
             locs,
         }
     }
+}
 
-    pub(crate) fn thread(&self, t: ThreadId) -> &ThreadClocks {
-        &self.threads[t.index()]
+impl ThreadClockState for C11State {
+    fn threads(&self) -> &[ThreadClocks] {
+        &self.threads
     }
 
-    pub(crate) fn thread_mut(&mut self, t: ThreadId) -> &mut ThreadClocks {
-        &mut self.threads[t.index()]
+    fn clocks_mut(&mut self) -> (&mut [ThreadClocks], &mut VClock, &mut VClock) {
+        (&mut self.threads, &mut self.sf, &mut self.sw)
     }
 }

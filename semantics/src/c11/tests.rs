@@ -7,6 +7,7 @@ use super::rules::{
     reads_from_set, Memory, Strength,
 };
 use super::state::{C11State, ScWrite, Status};
+use super::threads::ThreadClockState;
 use super::vclock::VClock;
 use crate::ir::{
     Atomicity, C11Fence, Instr, InstrId, LocId, Location, Program, ReadOrd, RmwOrd, Span,

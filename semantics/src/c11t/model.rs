@@ -1,9 +1,10 @@
 //! The glue between the rules and the [`MemoryModel`] seam: [`C11t`].
 
 use super::races::{na_read, na_write};
-use super::rules::{atomic_fence, atomic_load, atomic_rmw, atomic_store, end, fork, join};
+use super::rules::{atomic_fence, atomic_load, atomic_rmw, atomic_store, finish, fork, join};
 use super::state::{C11tState, Loc};
 use crate::c11::rules::Strength;
+use crate::c11::threads::ThreadClockState;
 use crate::ir::{FenceKind, LocId, Program, ReadOrd, RmwOrd, Value, WriteOrd};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 
@@ -203,7 +204,7 @@ fn perform_op(state: &C11tState, site: Site, op: MemOp, out: &mut Vec<Step<C11tS
         }
         MemOp::End => {
             let mut next = state.clone();
-            end(&mut next, t);
+            finish(&mut next, t);
             out.push(step(None, next, EventKind::Sync));
         }
     }

@@ -6,6 +6,7 @@
 use super::state::{C11tState, Loc};
 use crate::c11::races::{read_shadow, write_shadow};
 use crate::c11::state::NaLoc;
+use crate::c11::threads::ThreadClockState;
 use crate::ir::{LocId, Value};
 use crate::model::{Race, Site};
 

@@ -11,7 +11,12 @@
 use super::graph::NodeId;
 use super::state::{AtomicLoc, C11tState, Loc, ScWrite, Store};
 use crate::c11::rules::Strength;
-use crate::c11::state::{LoadElem, Status, ThreadClocks};
+use crate::c11::state::{LoadElem, ThreadClocks};
+use crate::c11::threads::{
+    fence_acquire_release, release_increment, sc_atomic_fence, sc_atomic_load, sc_atomic_store,
+    ThreadClockState,
+};
+pub(crate) use crate::c11::threads::{finish, fork, join};
 use crate::c11::vclock::VClock;
 use crate::ir::{C11Fence, LocId, ReadOrd, ThreadId, Value, WriteOrd};
 
@@ -27,34 +32,6 @@ fn atomic_mut(s: &mut C11tState, loc: LocId) -> &mut AtomicLoc {
         Some(Loc::Atomic(a)) => a,
         _ => unreachable!("relaxlab internal error: atomic rule on a non-atomic location"),
     }
-}
-
-/// The epoch increment after a release operation.
-fn release_increment(s: &mut C11tState, t: ThreadId) {
-    s.thread_mut(t).c.inc(t);
-}
-
-/// SC ATOMIC LOAD, TSAN11 Fig. 13: `S_R,t ∪= S_F`.
-fn sc_atomic_load(s: &mut C11tState, t: ThreadId) {
-    let sf = s.sf.clone();
-    s.thread_mut(t).sr.join(&sf);
-}
-
-/// SC ATOMIC STORE, TSAN11 Fig. 13: `S_W[t] := C_t(t)`.
-fn sc_atomic_store(s: &mut C11tState, t: ThreadId) {
-    let e = s.thread(t).epoch(t);
-    s.sw.set(t, e);
-}
-
-/// SC ATOMIC FENCE, TSAN11 Fig. 13: `S_F[t] := C_t(t)`, then
-/// `S_F,t ∪= S_F` and `S_W,t ∪= S_W`.
-fn sc_atomic_fence(s: &mut C11tState, t: ThreadId) {
-    let e = s.thread(t).epoch(t);
-    s.sf.set(t, e);
-    let (sf, sw) = (s.sf.clone(), s.sw.clone());
-    let th = s.thread_mut(t);
-    th.sf.join(&sf);
-    th.sw.join(&sw);
 }
 
 /// Is some load recorded on `n` happening before an event with clock `c`?
@@ -335,49 +312,8 @@ pub(crate) fn atomic_rmw(
 /// 3 (as `c11r`): the SC part, the acquire part (`C_t ∪= F^acq_t`), the
 /// release part (`F^rel_t := C_t`), then the increment.
 pub(crate) fn atomic_fence(s: &mut C11tState, t: ThreadId, kind: C11Fence) {
-    let k = Strength::of_fence(kind);
-    if k.sc {
+    if Strength::of_fence(kind).sc {
         sc_atomic_fence(s, t);
     }
-    if k.acquire {
-        let th = s.thread_mut(t);
-        let facq = th.facq.clone();
-        th.c.join(&facq);
-    }
-    if k.release {
-        let th = s.thread_mut(t);
-        th.frel = th.c.clone();
-        release_increment(s, t);
-    }
-}
-
-/// FORK (as `c11r`): the child starts with the parent's clock and its own
-/// entry incremented; its fence and SC clocks start at `⊥` (C11's fence
-/// rules speak of `sb`, which `asw` is not); the parent increments.
-pub(crate) fn fork(s: &mut C11tState, parent: ThreadId, child: ThreadId) {
-    let pc = s.thread(parent).c.clone();
-    let ch = s.thread_mut(child);
-    ch.status = Status::Running;
-    ch.c.join(&pc);
-    ch.c.inc(child);
-    release_increment(s, parent);
-}
-
-/// JOIN (as `c11r`): `C_parent ∪= C_child`.
-pub(crate) fn join(s: &mut C11tState, parent: ThreadId, child: ThreadId) {
-    let cc = s.thread(child).c.clone();
-    s.thread_mut(parent).c.join(&cc);
-}
-
-/// Thread end (as `c11r`): the thread finishes; its fence and SC clocks,
-/// which only its own operations read, are reset to `⊥` for
-/// deduplication. `C_t` stays for `join`.
-pub(crate) fn end(s: &mut C11tState, t: ThreadId) {
-    let th = s.thread_mut(t);
-    th.status = Status::Finished;
-    th.frel = VClock::bottom();
-    th.facq = VClock::bottom();
-    th.sf = VClock::bottom();
-    th.sw = VClock::bottom();
-    th.sr = VClock::bottom();
+    fence_acquire_release(s, t, kind);
 }

@@ -6,12 +6,13 @@
 //! Everything is a `Vec`, a `SharedVec` or a [`VClock`], so `Eq` and
 //! `Hash` are deterministic; nothing is a hash map.
 
+use crate::c11::threads::ThreadClockState;
 use crate::shared_vec::SharedVec;
 
 use super::graph::{MoGraph, NodeId};
-use crate::c11::state::{Access, LoadElem, NaLoc, Status, ThreadClocks};
+use crate::c11::state::{LoadElem, NaLoc, ThreadClocks};
 use crate::c11::vclock::{Epoch, VClock};
-use crate::ir::{Atomicity, Program, ThreadId, ThreadKind, Value};
+use crate::ir::{Atomicity, Program, ThreadId, Value};
 
 /// Whether a store was written by an SC store (or SC RMW).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,27 +108,7 @@ impl C11tState {
     /// `C_t = inc_t(⊥)`, forked threads not started, every atomic location
     /// holding the init node of epoch 0.
     pub(crate) fn initial(program: &Program) -> Self {
-        let threads = program
-            .threads
-            .iter()
-            .enumerate()
-            .map(|(i, th)| {
-                let t = ThreadId::new(i);
-                let (status, c) = match th.kind {
-                    ThreadKind::TopLevel => (Status::Running, VClock::unit(t)),
-                    ThreadKind::Forked { .. } => (Status::NotStarted, VClock::bottom()),
-                };
-                ThreadClocks {
-                    status,
-                    c,
-                    frel: VClock::bottom(),
-                    facq: VClock::bottom(),
-                    sf: VClock::bottom(),
-                    sw: VClock::bottom(),
-                    sr: VClock::bottom(),
-                }
-            })
-            .collect();
+        let threads = ThreadClocks::initial(program);
         let locs = program
             .locations
             .iter()
@@ -147,15 +128,7 @@ impl C11tState {
                         loads: Vec::new(),
                     }],
                 }),
-                Atomicity::NonAtomic => Loc::NonAtomic(NaLoc {
-                    value: l.init,
-                    last_write: Access {
-                        epoch: 0,
-                        site: None,
-                    },
-                    writer: ThreadId(0),
-                    reads: Vec::new(),
-                }),
+                Atomicity::NonAtomic => Loc::NonAtomic(NaLoc::initial(l.init)),
             })
             .collect();
         C11tState {
@@ -165,17 +138,14 @@ impl C11tState {
             locs,
         }
     }
+}
 
-    pub(crate) fn thread(&self, t: ThreadId) -> &ThreadClocks {
-        &self.threads[t.index()]
+impl ThreadClockState for C11tState {
+    fn threads(&self) -> &[ThreadClocks] {
+        &self.threads
     }
 
-    pub(crate) fn thread_mut(&mut self, t: ThreadId) -> &mut ThreadClocks {
-        &mut self.threads[t.index()]
-    }
-
-    /// Is some thread running (started and not finished)?
-    pub(crate) fn any_running(&self) -> bool {
-        self.threads.iter().any(|t| t.status == Status::Running)
+    fn clocks_mut(&mut self) -> (&mut [ThreadClocks], &mut VClock, &mut VClock) {
+        (&mut self.threads, &mut self.sf, &mut self.sw)
     }
 }
