@@ -62,12 +62,12 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 use super::execution::{AccessKind, Event, EventId, EventKind, Execution, Mode, Rejection};
-use super::paths::fence_mode;
+use super::paths::{fence_mode, read_mode, write_mode};
 use super::relation::{Relation, MAX_EVENTS};
 use super::run::check;
 use crate::ir::{
     handle_of, thread_of_handle, AxModel, Instr, LocId, Observable, OpModel, Program, ReadOrd,
-    ThreadKind, Value, WriteOrd,
+    ThreadKind, Value,
 };
 use crate::model::EventKind as Step;
 use crate::outcome::Trace;
@@ -187,26 +187,6 @@ fn mismatch(step: usize, why: impl Into<String>) -> LiftError {
     LiftError::Mismatch {
         step,
         why: why.into(),
-    }
-}
-
-/// The C11 mode of a read order (as the axiomatic engine's paths give it).
-fn read_mode(ord: ReadOrd) -> Mode {
-    match ord {
-        ReadOrd::Na => Mode::Na,
-        ReadOrd::Rlx => Mode::Rlx,
-        ReadOrd::Acq => Mode::Acq,
-        ReadOrd::Sc => Mode::Sc,
-    }
-}
-
-/// The C11 mode of a write order.
-fn write_mode(ord: WriteOrd) -> Mode {
-    match ord {
-        WriteOrd::Na => Mode::Na,
-        WriteOrd::Rlx => Mode::Rlx,
-        WriteOrd::Rel => Mode::Rel,
-        WriteOrd::Sc => Mode::Sc,
     }
 }
 

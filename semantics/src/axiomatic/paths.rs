@@ -468,7 +468,8 @@ fn advance(
     }
 }
 
-fn read_mode(ord: crate::ir::ReadOrd) -> Mode {
+/// The C11 mode of a read order.
+pub(crate) fn read_mode(ord: crate::ir::ReadOrd) -> Mode {
     use crate::ir::ReadOrd;
     match ord {
         ReadOrd::Na => Mode::Na,
@@ -478,7 +479,8 @@ fn read_mode(ord: crate::ir::ReadOrd) -> Mode {
     }
 }
 
-fn write_mode(ord: crate::ir::WriteOrd) -> Mode {
+/// The C11 mode of a write order.
+pub(crate) fn write_mode(ord: crate::ir::WriteOrd) -> Mode {
     use crate::ir::WriteOrd;
     match ord {
         WriteOrd::Na => Mode::Na,
