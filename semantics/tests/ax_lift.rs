@@ -266,13 +266,12 @@ fn mp_fenced() -> Program {
         .exists(&[("P1", "r0", 1), ("P1", "r1", 0)])
 }
 
-/// A PSLO trace the model cannot produce (its `ll` resets the history, so
-/// `r1` cannot take the stale `x = 0`), written by hand: the lift names the
-/// `pslo` axiom and a cycle through both threads.
-#[test]
-fn a_stale_read_past_an_ll_barrier_breaks_the_pslo_axiom() {
-    let p = mp_fenced();
-    let trace = Trace {
+/// A PSLO run of [`mp_fenced`]: P0 stores and commits `x` and `y`, P1
+/// reads `y = 1`, passes its `ll` and reads `x`: the stale init value
+/// (one history entry back) when `stale`, else memory's `x = 1`.
+fn mp_fenced_trace(stale: bool) -> Trace {
+    let last_read = if stale { read(0, 0, 1) } else { read(0, 1, 0) };
+    Trace {
         steps: vec![
             memory(0, 0, write(0, 1)),
             commit(0, 0, 1),
@@ -281,12 +280,19 @@ fn a_stale_read_past_an_ll_barrier_breaks_the_pslo_axiom() {
             commit(0, 1, 1),
             memory(1, 0, read(1, 1, 0)),
             sync(1, 1),
-            memory(1, 2, read(0, 0, 1)),
+            memory(1, 2, last_read),
             sync(0, 3),
             sync(1, 3),
         ],
-    };
-    let l = lift(&p, OpModel::Pslo, &trace).unwrap();
+    }
+}
+
+/// A PSLO trace the model cannot produce (its `ll` resets the history, so
+/// `r1` cannot take the stale `x = 0`), written by hand: the lift names the
+/// `pslo` axiom and a cycle through both threads.
+#[test]
+fn a_stale_read_past_an_ll_barrier_breaks_the_pslo_axiom() {
+    let l = lift(&mp_fenced(), OpModel::Pslo, &mp_fenced_trace(true)).unwrap();
     assert_eq!(l.outcome, Some(vec![1, 0]));
     let rejection = l.verdict.expect_err("ax.pslo must reject the stale read");
     assert_eq!(rejection.axiom, "pslo");
@@ -315,22 +321,7 @@ fn a_stale_read_past_an_ll_barrier_breaks_the_pslo_axiom() {
 /// is accepted, with `co` in commit order.
 #[test]
 fn the_fresh_read_is_consistent_under_pslo() {
-    let p = mp_fenced();
-    let trace = Trace {
-        steps: vec![
-            memory(0, 0, write(0, 1)),
-            commit(0, 0, 1),
-            sync(0, 1),
-            memory(0, 2, write(1, 1)),
-            commit(0, 1, 1),
-            memory(1, 0, read(1, 1, 0)),
-            sync(1, 1),
-            memory(1, 2, read(0, 1, 0)),
-            sync(0, 3),
-            sync(1, 3),
-        ],
-    };
-    let l = lift(&p, OpModel::Pslo, &trace).unwrap();
+    let l = lift(&mp_fenced(), OpModel::Pslo, &mp_fenced_trace(false)).unwrap();
     assert_eq!(l.outcome, Some(vec![1, 1]));
     assert_eq!(l.verdict, Ok(()));
 }
