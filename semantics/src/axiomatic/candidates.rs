@@ -246,9 +246,9 @@ fn started_threads_consistent(program: &Program, chosen: &[Option<&ThreadPath>])
         })
 }
 
-/// Events, `po`, `asw` and `rmw` of one choice of paths.
-fn build_skeleton(program: &Program, choice: &[Option<&ThreadPath>]) -> Result<Skeleton, AxError> {
-    let mut events: Vec<Event> = program
+/// The init writes, one per location, first among the events.
+pub(crate) fn init_events(program: &Program) -> Vec<Event> {
+    program
         .locations
         .iter()
         .enumerate()
@@ -257,13 +257,77 @@ fn build_skeleton(program: &Program, choice: &[Option<&ThreadPath>]) -> Result<S
             instr: None,
             line: 0,
             kind: EventKind::Write {
-                loc: crate::ir::LocId::new(l),
+                loc: LocId::new(l),
                 value: loc.init,
                 access: AccessKind::Plain,
             },
             mode: Mode::Na,
         })
-        .collect();
+        .collect()
+}
+
+/// `po` over `n` events: each thread's events (`ranges`, per thread, `None`
+/// for a thread never started) in order.
+pub(crate) fn program_order(n: usize, ranges: &[Option<(usize, usize)>]) -> Relation {
+    let mut po = Relation::new(n);
+    for &(start, end) in ranges.iter().flatten() {
+        for a in start..end {
+            for b in a + 1..end {
+                po.add_idx(a, b);
+            }
+        }
+    }
+    po
+}
+
+/// `asw`: the init writes (the first `inits` events) before every thread
+/// event, a fork before its child's first event, the child's last event
+/// (or its fork, for a child without events) before its join. Also says
+/// whether some join names a thread that never started.
+pub(crate) fn additional_synchronisation(
+    events: &[Event],
+    inits: usize,
+    ranges: &[Option<(usize, usize)>],
+) -> (Relation, bool) {
+    let n = events.len();
+    let mut asw = Relation::new(n);
+    let mut joins_unstarted = false;
+    for init in 0..inits {
+        for e in inits..n {
+            asw.add_idx(init, e);
+        }
+    }
+    for (e, event) in events.iter().enumerate() {
+        match event.kind {
+            EventKind::Fork { child } => {
+                if let Some((s, end)) = ranges.get(child.index()).copied().flatten() {
+                    if s < end {
+                        asw.add_idx(e, s);
+                    }
+                }
+            }
+            EventKind::Join { child } => match ranges.get(child.index()).copied().flatten() {
+                Some((s, end)) if s < end => asw.add_idx(end - 1, e),
+                Some(_) => {
+                    // An empty child: it finished right after its fork.
+                    if let Some(fork) = events
+                        .iter()
+                        .position(|f| matches!(f.kind, EventKind::Fork { child: c } if c == child))
+                    {
+                        asw.add_idx(fork, e);
+                    }
+                }
+                None => joins_unstarted = true,
+            },
+            _ => {}
+        }
+    }
+    (asw, joins_unstarted)
+}
+
+/// Events, `po`, `asw` and `rmw` of one choice of paths.
+fn build_skeleton(program: &Program, choice: &[Option<&ThreadPath>]) -> Result<Skeleton, AxError> {
+    let mut events = init_events(program);
     let inits = events.len();
     // Per thread, the range of its events.
     let mut ranges: Vec<Option<(usize, usize)>> = Vec::with_capacity(choice.len());
@@ -341,45 +405,13 @@ fn build_skeleton(program: &Program, choice: &[Option<&ThreadPath>]) -> Result<S
             max: MAX_EVENTS,
         });
     }
-    let mut po = Relation::new(n);
-    let mut asw = Relation::new(n);
+    let po = program_order(n, &ranges);
+    let (asw, joins_unstarted) = additional_synchronisation(&events, inits, &ranges);
+    if joins_unstarted {
+        // Joining a thread that never started waits forever.
+        failures.push(FailureKind::Deadlock);
+    }
     let mut rmw = Relation::new(n);
-    for &(start, end) in ranges.iter().flatten() {
-        for a in start..end {
-            for b in a + 1..end {
-                po.add_idx(a, b);
-            }
-        }
-    }
-    // asw: the init writes happen before every thread's events.
-    for init in 0..inits {
-        for e in inits..n {
-            asw.add_idx(init, e);
-        }
-    }
-    for (e, event) in events.iter().enumerate() {
-        match event.kind {
-            EventKind::Fork { child } => match ranges.get(child.index()).copied().flatten() {
-                Some((s, end)) if s < end => asw.add_idx(e, s),
-                _ => {}
-            },
-            EventKind::Join { child } => match ranges.get(child.index()).copied().flatten() {
-                Some((s, end)) if s < end => asw.add_idx(end - 1, e),
-                Some(_) => {
-                    // An empty child: it finished right after its fork.
-                    if let Some(fork) = events
-                        .iter()
-                        .position(|f| matches!(f.kind, EventKind::Fork { child: c } if c == child))
-                    {
-                        asw.add_idx(fork, e);
-                    }
-                }
-                // Joining a thread that never started waits forever.
-                None => failures.push(FailureKind::Deadlock),
-            },
-            _ => {}
-        }
-    }
     for (r, w) in rmw_pairs {
         rmw.add_idx(r, w);
     }

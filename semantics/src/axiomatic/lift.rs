@@ -61,6 +61,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
+use super::candidates::{additional_synchronisation, init_events, program_order};
 use super::execution::{AccessKind, Event, EventId, EventKind, Execution, Mode, Rejection};
 use super::paths::{fence_mode, read_mode, write_mode};
 use super::relation::{Relation, MAX_EVENTS};
@@ -517,23 +518,7 @@ impl Layout {
 /// Events, `po`, `asw`, `rmw`, `rf` and (for `c11r`) `sc` of a replay, as
 /// `build_skeleton` lays them out.
 fn layout(r: &Replay) -> Result<Layout, LiftError> {
-    let mut events: Vec<Event> = r
-        .program
-        .locations
-        .iter()
-        .enumerate()
-        .map(|(l, loc)| Event {
-            thread: None,
-            instr: None,
-            line: 0,
-            kind: EventKind::Write {
-                loc: LocId::new(l),
-                value: loc.init,
-                access: AccessKind::Plain,
-            },
-            mode: Mode::Na,
-        })
-        .collect();
+    let mut events = init_events(r.program);
     let inits = events.len();
     let mut index: BTreeMap<Ev, usize> = (0..inits).map(|l| (Ev::Init(l), l)).collect();
     let mut ranges: Vec<Option<(usize, usize)>> = Vec::with_capacity(r.events.len());
@@ -556,23 +541,15 @@ fn layout(r: &Replay) -> Result<Layout, LiftError> {
             max: MAX_EVENTS,
         });
     }
-    let mut exec = Execution {
-        po: Relation::new(n),
-        asw: Relation::new(n),
+    let exec = Execution {
+        po: program_order(n, &ranges),
+        asw: additional_synchronisation(&events, inits, &ranges).0,
         rf: Relation::new(n),
         co: Relation::new(n),
         rmw: Relation::new(n),
         sc: None,
         events,
     };
-    for &(start, end) in ranges.iter().flatten() {
-        for a in start..end {
-            for b in a + 1..end {
-                exec.po.add_idx(a, b);
-            }
-        }
-    }
-    add_asw(&mut exec, inits, &ranges);
     let mut l = Layout { exec, index };
     for &(w, rd) in &r.rf {
         let (w, rd) = (l.of(w), l.of(rd));
@@ -587,43 +564,6 @@ fn layout(r: &Replay) -> Result<Layout, LiftError> {
         l.exec.sc = Some(sc);
     }
     Ok(l)
-}
-
-/// `asw`: the init writes before every thread event, a fork before its
-/// child's first event, the child's last event (or its fork, for a child
-/// without events) before its join.
-fn add_asw(exec: &mut Execution, inits: usize, ranges: &[Option<(usize, usize)>]) {
-    let n = exec.len();
-    for init in 0..inits {
-        for e in inits..n {
-            exec.asw.add_idx(init, e);
-        }
-    }
-    for e in 0..n {
-        match exec.events[e].kind {
-            EventKind::Fork { child } => {
-                if let Some((s, end)) = ranges.get(child.index()).copied().flatten() {
-                    if s < end {
-                        exec.asw.add_idx(e, s);
-                    }
-                }
-            }
-            EventKind::Join { child } => match ranges.get(child.index()).copied().flatten() {
-                Some((s, end)) if s < end => exec.asw.add_idx(end - 1, e),
-                Some(_) => {
-                    let fork = exec
-                        .events
-                        .iter()
-                        .position(|f| matches!(f.kind, EventKind::Fork { child: c } if c == child));
-                    if let Some(fork) = fork {
-                        exec.asw.add_idx(fork, e);
-                    }
-                }
-                None => {}
-            },
-            _ => {}
-        }
-    }
 }
 
 /// The `co` order of each location read off the replay: commit order for

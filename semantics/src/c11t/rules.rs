@@ -39,6 +39,19 @@ fn read_before(n: &Store, c: &VClock) -> bool {
     n.loads.iter().any(|ld| c.covers(ld.thread, ld.epoch))
 }
 
+/// The constraints shared by both prior sets: store `n` must be
+/// `mo`-before an access by a thread with clocks `th` when `n` happens
+/// before it (CoWR, CoWW), a load that read `n` happens before it (CoRR,
+/// CoRW), `n sb X, X sc Y, Y sb` the access with `X`, `Y` SC fences
+/// (§29.3p6, p7; TSAN11 (7)), or `n` is SC and `n sc Y, Y sb` the access
+/// (§29.3p5, p7; TSAN11 (6)).
+fn ordered_before(n: &Store, th: &ThreadClocks) -> bool {
+    n.happens_before(&th.c)
+        || read_before(n, &th.c)
+        || n.happens_before(&th.sf)
+        || (n.sc == ScWrite::Yes && n.happens_before(&th.sw))
+}
+
 /// ReadPriorSet (C11TESTER Sec. 4.3), as the constraints of MODELS.md 4.2:
 /// the stores that must be `mo`-before-or-equal the store a load by a
 /// thread with clocks `th` reads. `sc_load`: the load is SC (its `S_R,t`
@@ -47,14 +60,7 @@ pub(crate) fn read_prior_set(loc: &AtomicLoc, th: &ThreadClocks, sc_load: bool) 
     (0..loc.stores.len() as NodeId)
         .filter(|&i| {
             let n = loc.store(i);
-            // CoWR: n happens before the load.
-            n.happens_before(&th.c)
-                // CoRR: a load that read n happens before this load.
-                || read_before(n, &th.c)
-                // §29.3p6 (TSAN11 (7)): n sb X, X sc Y, Y sb r (SC fences).
-                || n.happens_before(&th.sf)
-                // §29.3p5 (TSAN11 (6)): n SC, n sc Y, Y sb r.
-                || (n.sc == ScWrite::Yes && n.happens_before(&th.sw))
+            ordered_before(n, th)
                 // §29.3p4 (TSAN11 (5)): n sb X, X sc r, r SC.
                 || (sc_load && n.happens_before(&th.sr))
         })
@@ -73,14 +79,7 @@ pub(crate) fn write_prior_set(
     (0..loc.stores.len() as NodeId)
         .filter(|&i| {
             let n = loc.store(i);
-            // CoWW: n happens before the store.
-            n.happens_before(&th.c)
-                // CoRW: a load that read n happens before the store.
-                || read_before(n, &th.c)
-                // §29.3p7: n sb X, X sc Y, Y sb b (SC fences).
-                || n.happens_before(&th.sf)
-                // §29.3p7: n SC, n sc Y, Y sb b.
-                || (n.sc == ScWrite::Yes && n.happens_before(&th.sw))
+            ordered_before(n, th)
                 // §29.3p7: n sb X, X sc b, b SC.
                 || (sc_store && n.happens_before(global_sf))
                 // sc contains co between SC writes; sc = execution order.

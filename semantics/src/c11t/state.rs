@@ -10,48 +10,15 @@ use crate::c11::threads::ThreadClockState;
 use crate::shared_vec::SharedVec;
 
 use super::graph::{MoGraph, NodeId};
-use crate::c11::state::{LoadElem, NaLoc, ThreadClocks};
-use crate::c11::vclock::{Epoch, VClock};
-use crate::ir::{Atomicity, Program, ThreadId, Value};
+use crate::c11::state::{NaLoc, ThreadClocks};
+use crate::c11::vclock::VClock;
+use crate::ir::{Atomicity, Program, ThreadId};
 
-/// Whether a store was written by an SC store (or SC RMW).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum ScWrite {
-    No,
-    Yes,
-}
-
-/// What a store carries besides its place in the mo-graph. Indexed like
-/// the graph's nodes (performance order).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Store {
-    /// The writing thread (thread 0 with epoch 0 for the init write, which
-    /// then happens before every event).
-    pub(crate) writer: ThreadId,
-    /// `C_t(t)` at the store, before the release increment: the store
-    /// happens before an event whose clock covers `epoch@writer`.
-    pub(crate) epoch: Epoch,
-    pub(crate) value: Value,
-    pub(crate) sc: ScWrite,
-    /// For the newest SC store of the location only: the writer's `C_t` at
-    /// the store, i.e. which stores happen before it (C11 §29.3p3, the
-    /// store `A` of a later SC read). `None` for every other store.
-    pub(crate) sc_view: Option<VClock>,
-    /// The store's release clock `RF_s` (C11TESTER Sec. 6, C++20 release
-    /// sequences): what an acquire reading it synchronises with.
-    pub(crate) clock: VClock,
-    /// Loads that read this store, at most one (the smallest epoch) per
-    /// thread, sorted by thread, for CoRR and CoRW. Invariant: sorted, one
-    /// per thread.
-    pub(crate) loads: Vec<LoadElem>,
-}
-
-impl Store {
-    /// Does this store happen before an event whose clock is `c`?
-    pub(crate) fn happens_before(&self, c: &VClock) -> bool {
-        c.covers(self.writer, self.epoch)
-    }
-}
+/// What a store carries besides its place in the mo-graph, indexed like
+/// the graph's nodes (performance order): `c11r`'s store element. Its
+/// `clock` is here the store's release clock `RF_s` (C11TESTER Sec. 6,
+/// C++20 release sequences), what an acquire reading it synchronises with.
+pub(crate) use crate::c11::state::{ScWrite, StoreElem as Store};
 
 /// An atomic location: its mo-graph and the data of each node.
 ///
