@@ -652,7 +652,7 @@ fn uniproc_holds(
 
 /// Advances a mixed-radix counter (last digit fastest); false when it
 /// wraps around to all zeros.
-fn step(digits: &mut [usize], radix: impl Fn(usize) -> usize) -> bool {
+pub(crate) fn step(digits: &mut [usize], radix: impl Fn(usize) -> usize) -> bool {
     for i in (0..digits.len()).rev() {
         digits[i] += 1;
         if digits[i] < radix(i) {

@@ -4,6 +4,7 @@
 //! orders that end with it and keep each thread's writes in program order
 //! (CoWW) are tried in a fixed order until the twin accepts one.
 
+use super::super::candidates::step;
 use super::super::run::check;
 use super::{trace_co, with_co, CoSource, Ev, Layout, Replay, Write, MAX_CO_ORDERS};
 use crate::ir::{AxModel, LocId, Value};
@@ -50,7 +51,7 @@ pub(super) fn search_co(r: &Replay, l: &Layout, ax: AxModel) -> (Vec<Vec<Ev>>, C
                 },
             );
         }
-        if tried >= MAX_CO_ORDERS || !advance(&mut idx, |i| per_loc[i].len().max(1)) {
+        if tried >= MAX_CO_ORDERS || !step(&mut idx, |i| per_loc[i].len().max(1)) {
             let first = choose(&vec![0; per_loc.len()]);
             return (
                 first,
@@ -127,17 +128,4 @@ fn permute(
 
 fn same_thread(a: Ev, b: Ev) -> bool {
     matches!((a, b), (Ev::Thread(x, _), Ev::Thread(y, _)) if x == y)
-}
-
-/// Advances a mixed-radix counter (last digit fastest); false when it
-/// wraps around.
-fn advance(digits: &mut [usize], radix: impl Fn(usize) -> usize) -> bool {
-    for i in (0..digits.len()).rev() {
-        digits[i] += 1;
-        if digits[i] < radix(i) {
-            return true;
-        }
-        digits[i] = 0;
-    }
-    false
 }
