@@ -42,7 +42,9 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     let mut settings = common::settings(&args.engine, &config);
     settings.progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let pool = common::pool(&args.engine, &config)?;
+    // Started when an operational model first needs it: the axiomatic
+    // engine is sequential.
+    let mut pool: Option<rayon::ThreadPool> = None;
     let format = args.format.or(config.format).unwrap_or(Format::Table);
 
     let mut models = common::op_models(&args.model)?;
@@ -82,7 +84,21 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
             }
             let started = Instant::now();
             let ran = engine::program_for(&program, key, &settings);
-            let table = match pool.install(|| engine::run(&program, key, &settings)) {
+            // The axiomatic engine is sequential: run it here rather than
+            // hand it to a worker thread (a context switch per test).
+            let result = match key {
+                ModelKey::Ax(_) => engine::run(&program, key, &settings),
+                ModelKey::Op(_) => {
+                    let workers = match pool.take() {
+                        Some(p) => p,
+                        None => common::pool(&args.engine, &config)?,
+                    };
+                    let result = workers.install(|| engine::run(&program, key, &settings));
+                    pool = Some(workers);
+                    result
+                }
+            };
+            let table = match result {
                 Ok(t) => t,
                 Err(e) => {
                     io.report(&miette::Report::new(e));

@@ -73,26 +73,37 @@ pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool)
         Quantifier::Forall => "Required",
     };
     let order = herd_order(program);
-    let mut states: Vec<(Vec<Value>, String)> = table
+    // Each column's `name=` prefix, once: tables can have thousands of rows.
+    let names: Vec<String> = order
+        .iter()
+        .map(|&i| format!("{}=", herd_name(program, program.observed[i])))
+        .collect();
+    // The rows in herd's order of states: their values in herd's column
+    // order, side by side, sorted (rows have distinct values, so the order
+    // is total).
+    let width = order.len();
+    let keys: Vec<Value> = table
         .rows
         .iter()
-        .map(|row| {
-            let key: Vec<Value> = order.iter().map(|&i| row.values[i]).collect();
-            let line = order
-                .iter()
-                .map(|&i| {
-                    format!(
-                        "{}={};",
-                        herd_name(program, program.observed[i]),
-                        row.values[i]
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(" ");
-            (key, line)
-        })
+        .flat_map(|r| order.iter().map(|&i| r.values[i]))
         .collect();
-    states.sort();
+    let key = |s: usize| &keys[s * width..(s + 1) * width];
+    let mut states: Vec<usize> = (0..table.rows.len()).collect();
+    // Up to 8 values in 0..2^16 pack into one number that sorts alike.
+    let packed = |s: usize| {
+        key(s).iter().try_fold(0u128, |acc, &v| {
+            u16::try_from(v).ok().map(|v| (acc << 16) | u128::from(v))
+        })
+    };
+    let all_packed: Option<Vec<(u128, usize)>> = (width <= 8)
+        .then(|| states.iter().map(|&s| packed(s).map(|p| (p, s))).collect())
+        .flatten();
+    if let Some(mut pairs) = all_packed {
+        pairs.sort_unstable();
+        states = pairs.into_iter().map(|(_, s)| s).collect();
+    } else {
+        states.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
+    }
 
     let (mut pos, mut neg) = (0u64, 0u64);
     for row in &table.rows {
@@ -122,11 +133,21 @@ pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool)
         Quantifier::Forall => "forall",
     };
 
-    let mut s = String::new();
+    let line: usize = names.iter().map(|n| n.len() + 4).sum();
+    let mut s = String::with_capacity(256 + states.len() * line);
     let _ = writeln!(s, "Test {} {kind}", program.name);
     let _ = writeln!(s, "States {}", states.len());
-    for (_, line) in &states {
-        let _ = writeln!(s, "{line}");
+    let mut digits = itoa::Buffer::new();
+    for &state in &states {
+        for (k, (name, &v)) in names.iter().zip(key(state)).enumerate() {
+            if k > 0 {
+                s.push(' ');
+            }
+            s.push_str(name);
+            s.push_str(digits.format(v));
+            s.push(';');
+        }
+        s.push('\n');
     }
     let _ = writeln!(s, "{}", if ok { "Ok" } else { "No" });
     let _ = writeln!(s, "Witnesses");

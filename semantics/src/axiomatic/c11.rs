@@ -226,17 +226,25 @@ fn acyclic(axiom: &'static str, r: &Relation) -> Result<(), Rejection> {
     r.acyclic().map_err(|cycle| Rejection { axiom, cycle })
 }
 
+/// What a C11-family model says of an execution it accepts.
+#[derive(Debug)]
+pub(crate) struct Accepted {
+    /// The SC order found (`None` for RC11, which has none).
+    pub sc: Option<Vec<EventId>>,
+    /// The model's happens-before.
+    pub hb: Relation,
+}
+
 /// Checks a C11-family model. With `ex.sc` given, that order is checked;
-/// otherwise one is searched for. Returns the SC order found (`None` for
-/// RC11, which has none).
-pub(crate) fn check_c11(model: AxModel, ex: &Execution) -> Result<Option<Vec<EventId>>, Rejection> {
+/// otherwise one is searched for.
+pub(crate) fn check_c11(model: AxModel, ex: &Execution) -> Result<Accepted, Rejection> {
     match model {
         AxModel::Rc11 => {
             let c = C11::new(ex, ReleaseSeq::Rc11);
             base(&c)?;
             acyclic("no-thin-air", &ex.po.union(&ex.asw).union(&ex.rf))?;
             acyclic("psc", &psc(&c))?;
-            Ok(None)
+            Ok(Accepted { sc: None, hb: c.hb })
         }
         AxModel::C11r => {
             let c = C11::new(ex, ReleaseSeq::Cpp11);
@@ -248,7 +256,10 @@ pub(crate) fn check_c11(model: AxModel, ex: &Execution) -> Result<Option<Vec<Eve
                 "c11r-order",
                 &order.union(&sc_order::as_relation(ex.len(), &sc)),
             )?;
-            Ok(Some(sc))
+            Ok(Accepted {
+                sc: Some(sc),
+                hb: c.hb,
+            })
         }
         AxModel::C11t => {
             let c = C11::new(ex, ReleaseSeq::Cpp20);
@@ -260,14 +271,20 @@ pub(crate) fn check_c11(model: AxModel, ex: &Execution) -> Result<Option<Vec<Eve
                 "c11t-order",
                 &order.union(&sc_order::as_relation(ex.len(), &sc)),
             )?;
-            Ok(Some(sc))
+            Ok(Accepted {
+                sc: Some(sc),
+                hb: c.hb,
+            })
         }
         // C11 proper; the hardware models never reach here.
         _ => {
             let c = C11::new(ex, ReleaseSeq::Cpp11);
             base(&c)?;
             let sc = sc_order::find(&c, ScExtra::None)?;
-            Ok(Some(sc))
+            Ok(Accepted {
+                sc: Some(sc),
+                hb: c.hb,
+            })
         }
     }
 }
@@ -300,21 +317,56 @@ fn psc(c: &C11) -> Relation {
     psc_base.union(&psc_f)
 }
 
-/// The data races of a consistent execution (MODELS.md 4.2): two accesses
-/// to one location from different threads, at least one a write and one
-/// non-atomic, unordered by `hb`.
-pub(crate) fn races(ex: &Execution, model: AxModel) -> Vec<Race> {
-    let rs = match model {
+/// The release sequences `model` uses.
+fn release_seq(model: AxModel) -> ReleaseSeq {
+    match model {
         AxModel::Rc11 => ReleaseSeq::Rc11,
         AxModel::C11t => ReleaseSeq::Cpp20,
         _ => ReleaseSeq::Cpp11,
-    };
-    let c = C11::new(ex, rs);
+    }
+}
+
+/// The happens-before of `model` on `ex`.
+pub(crate) fn happens_before(model: AxModel, ex: &Execution) -> Relation {
+    C11::new(ex, release_seq(model)).hb
+}
+
+/// The observer reads of a skeleton under the C11 models (see
+/// [`super::observers`]): free relaxed reads (neither `na`, nor acquire,
+/// nor part of an RMW or CAS) followed in their thread only by such reads,
+/// in a thread no join waits for, in an execution without SC fences. None
+/// of the four models' axioms but coherence looks at such a read's source:
+/// - `sw` and release sequences: the read is not on the acquire side (not
+///   an acquire read, no acquire fence after it) and not an RMW, so `hb`
+///   does not depend on its source, and nothing is `hb`-after it but
+///   later observers;
+/// - RC11's `psc`: without SC fences, `psc = [E_sc]; scb; [E_sc]`, whose
+///   `fr` and `hb` edges start at SC events (`psc_F` needs SC fences);
+/// - C11's SC order: its rules read the sources of SC reads and, through
+///   fence rules (5)-(7), of reads after SC fences only;
+/// - no thin air `acyclic(po | rf)`, `ax.c11r`'s `acyclic(po | asw | rf |
+///   co | sc)` and `ax.c11t`'s `acyclic(hb | sc | rf)`: an `rf` edge into
+///   the read closes no cycle, since only later observers follow it;
+/// - atomicity and the non-atomic read rule concern RMWs and `na` reads;
+///   races and the outcome's failures do not depend on `rf` at all.
+pub(crate) fn observer_reads(ex: &Execution, free: EventSet) -> EventSet {
+    if ex.c11_fences(|k| k == C11Fence::Sc) != 0 {
+        return 0;
+    }
+    let eligible = free & ex.set(|e| e.is_read() && e.mode == Mode::Rlx && !e.is_locked());
+    super::observers::terminal_reads(ex, eligible)
+}
+
+/// The data races of a consistent execution (MODELS.md 4.2), given its
+/// happens-before: two accesses to one location from different threads,
+/// at least one a write and one non-atomic, unordered by `hb`.
+pub(crate) fn races_under(ex: &Execution, hb: &Relation) -> Vec<Race> {
+    let n = ex.len();
     let mut out = Vec::new();
-    for a in 0..c.n {
-        for b in a + 1..c.n {
+    for a in 0..n {
+        for b in a + 1..n {
             let (ea, eb) = (&ex.events[a], &ex.events[b]);
-            if racy_pair(ea, eb) && !c.hb.has(a, b) && !c.hb.has(b, a) {
+            if racy_pair(ea, eb) && !hb.has(a, b) && !hb.has(b, a) {
                 if let Some(race) = race_of(ea, eb) {
                     out.push(race);
                 }

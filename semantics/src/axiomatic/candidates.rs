@@ -1,12 +1,12 @@
 //! Candidate executions of a loop-free program (MODELS.md 4).
 //!
-//! A *skeleton* is one choice of a path per thread (see [`super::paths`]):
-//! its events (init writes first, then each thread's in program order),
-//! `po`, `asw` and `rmw`. A *candidate* adds an `rf` (for each read, a write
-//! of the same location and value) and a `co` (for each location, an order
-//! of its writes, init first). Candidates are enumerated lazily, skeleton by
-//! skeleton, `rf` choices then `co` orders varying fastest last, so the
-//! order is deterministic.
+//! A *candidate* is a skeleton ([`super::skeleton`]) with an `rf` (for each
+//! read, a write of the same location and value; any value for a free
+//! read, which takes its source's) and a `co` (for each location, an order
+//! of its writes, init first). Candidates are enumerated lazily, skeleton
+//! by skeleton, then as the product over locations of each location's
+//! choices, the last location varying fastest, so the order is
+//! deterministic.
 //!
 //! Every model requires uniproc (SC per location, `acyclic(po-loc | com)`:
 //! an axiom of the hardware models, a consequence of coherence with
@@ -16,27 +16,27 @@
 //! locations. Within a location it never lets a read read from a write
 //! later in its own thread (CoRW; for an RMW, from its own write) nor
 //! orders one thread's writes against program order (CoWW).
+//!
+//! A model may name *observer reads* ([`super::observers`]): reads whose
+//! source only its coherence axiom constrains, location by location. Their
+//! `rf` is then left out of the candidate: the enumeration hands out the
+//! candidate without it (a *core*), with the observers' groups and the
+//! number of uniproc candidates the core stands for, and the caller
+//! enumerates or counts the observers' sources itself. Without observers a
+//! core is a whole candidate.
 
-use super::execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, Mode};
-use super::paths::{fence_mode, PathEnd, PathOp, Paths, ThreadPath};
-use super::relation::{Relation, MAX_EVENTS};
-use crate::ir::{LocId, Program, ThreadId, ThreadKind, Value};
-use crate::outcome::FailureKind;
-
-/// A skeleton and what its threads ended with.
-#[derive(Clone, Debug)]
-pub(crate) struct Skeleton {
-    /// `rf` and `co` empty.
-    pub exec: Execution,
-    /// Final registers per thread; `None` for a thread never started.
-    pub regs: Vec<Option<Vec<Value>>>,
-    /// The ways threads of this skeleton failed (a thread failing ends it).
-    pub failures: Vec<FailureKind>,
-}
+use super::execution::{AxError, Event, EventId, EventKind, Execution};
+use super::observers::{location_groups, Group};
+use super::paths::Paths;
+use super::relation::{single, EventSet, Relation};
+pub(crate) use super::skeleton::{additional_synchronisation, init_events, program_order};
+use super::skeleton::{build_skeleton, Chooser, Skeleton};
+use crate::ir::{Program, Value};
 
 /// Counters of an enumeration.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Enumerated {
+    /// Candidates passing uniproc, observers' choices included.
     pub candidates: u64,
     /// Combinations of thread paths examined.
     pub combinations: u64,
@@ -49,12 +49,34 @@ pub(crate) struct Enumerated {
 /// they are cheaper.
 const COMBINATIONS_PER_CANDIDATE: u64 = 4;
 
-/// Calls `visit` on every candidate, at most `max` of them.
+/// A core candidate as the enumeration hands it out.
+#[derive(Debug)]
+pub(crate) struct Candidate<'a> {
+    /// `rf` and `co` of every read but the observers; free reads carry
+    /// their source's value; observers have no `rf` and value 0.
+    pub exec: &'a Execution,
+    /// Final registers per thread, free reads' values filled in; a
+    /// register holding an observer's value holds 0.
+    pub regs: &'a [Option<Vec<Value>>],
+    pub skeleton: &'a Skeleton,
+    /// The observer reads, grouped by thread and location.
+    pub observers: &'a [&'a Group],
+    /// The candidate bound cuts this core's extensions after this many,
+    /// in their enumeration order ([`super::observers::Extensions`]).
+    pub limit: Option<u64>,
+}
+
+/// Which reads of a skeleton are observers (an empty set: none).
+pub(crate) type ObserverPolicy<'f> = dyn Fn(&Skeleton) -> EventSet + 'f;
+
+/// Calls `visit` on every core candidate; at most `max` candidates,
+/// observers' choices counted.
 pub(crate) fn for_each_candidate(
     program: &Program,
     paths: &Paths,
     max: u64,
-    visit: &mut dyn FnMut(&Execution, &Skeleton),
+    observers: &ObserverPolicy<'_>,
+    visit: &mut dyn FnMut(&Candidate<'_>),
 ) -> Result<Enumerated, AxError> {
     let mut counters = Enumerated::default();
     let mut chooser = Chooser::new(
@@ -64,7 +86,8 @@ pub(crate) fn for_each_candidate(
     );
     chooser.choose(&mut |choice| {
         let skeleton = build_skeleton(program, choice)?;
-        enumerate_rf_co(&skeleton, max, &mut counters, visit);
+        let obs = observers(&skeleton);
+        enumerate_rf_co(&skeleton, obs, max, &mut counters, visit);
         Ok(!counters.truncated)
     })?;
     counters.combinations = chooser.nodes;
@@ -72,382 +95,28 @@ pub(crate) fn for_each_candidate(
     Ok(counters)
 }
 
-/// What to do with a complete choice of paths (one per thread, `None` for
-/// a thread never started); false stops the enumeration.
-type OnChoice<'f, 'a> = dyn FnMut(&[Option<&'a ThreadPath>]) -> Result<bool, AxError> + 'f;
-
 /// What to do with a complete choice of `rf` sources, `(write, read)`;
 /// false stops the enumeration.
 type OnSources<'f> = dyn FnMut(&[(usize, usize)]) -> bool + 'f;
 
-/// The search over combinations of one path per started thread (a forked
-/// thread starts iff its parent's path contains its fork), thread by
-/// thread, pruned by the value check: every value read by the chosen
-/// paths must be an initial value, written by a chosen path, or possibly
-/// written by a thread not chosen yet. When the last thread is chosen the
-/// check is exact, so every complete choice can give its reads their
-/// values; a prefix is dropped as soon as no later thread can supply a
-/// value it reads. The order of the complete choices is that of the
-/// unpruned product, so enumeration stays deterministic.
-struct Chooser<'a> {
-    program: &'a Program,
-    paths: &'a Paths,
-    /// `supply[t]`: every (location, value) some path of a thread `t..`
-    /// writes, sorted; `supply[threads]` is empty.
-    supply: Vec<Vec<(LocId, Value)>>,
-    chosen: Vec<Option<&'a ThreadPath>>,
-    /// The writes of the chosen paths.
-    provided: Vec<(LocId, Value)>,
-    /// Nodes visited (paths tried at some depth), against `limit`.
-    nodes: u64,
-    limit: u64,
-    truncated: bool,
-}
-
-/// The writes of a path, as (location, value).
-fn path_writes(path: &ThreadPath) -> impl Iterator<Item = (LocId, Value)> + '_ {
-    path.steps.iter().filter_map(|step| match step.op {
-        PathOp::Write { loc, value, .. } => Some((loc, value)),
-        PathOp::Update { loc, wrote, .. } => Some((loc, wrote)),
-        _ => None,
-    })
-}
-
-/// The reads of a path, as (location, value).
-fn path_reads(path: &ThreadPath) -> impl Iterator<Item = (LocId, Value)> + '_ {
-    path.steps.iter().filter_map(|step| match step.op {
-        PathOp::Read { loc, value, .. } => Some((loc, value)),
-        PathOp::Update { loc, read, .. } => Some((loc, read)),
-        _ => None,
-    })
-}
-
-impl<'a> Chooser<'a> {
-    fn new(program: &'a Program, paths: &'a Paths, limit: u64) -> Self {
-        let n = program.threads.len();
-        let mut supply = vec![Vec::new(); n + 1];
-        for t in (0..n).rev() {
-            let mut here = supply[t + 1].clone();
-            for path in &paths.threads[t] {
-                here.extend(path_writes(path));
-            }
-            here.sort_unstable();
-            here.dedup();
-            supply[t] = here;
-        }
-        Chooser {
-            program,
-            paths,
-            supply,
-            chosen: Vec::with_capacity(n),
-            provided: Vec::new(),
-            nodes: 0,
-            limit,
-            truncated: false,
-        }
-    }
-
-    fn choose(&mut self, f: &mut OnChoice<'_, 'a>) -> Result<bool, AxError> {
-        let program = self.program;
-        let t = self.chosen.len();
-        if t == program.threads.len() {
-            if started_threads_consistent(program, &self.chosen) {
-                return f(&self.chosen);
-            }
-            return Ok(true);
-        }
-        let started = match program.threads[t].kind {
-            ThreadKind::TopLevel => Some(true),
-            ThreadKind::Forked { parent, .. } if parent.index() < t => {
-                Some(self.chosen[parent.index()].is_some_and(|p| forks(p, ThreadId::new(t))))
-            }
-            // A parent numbered after its child: decided at the end.
-            ThreadKind::Forked { .. } => None,
-        };
-        if started != Some(true) && !self.try_path(None, f)? {
-            return Ok(false);
-        }
-        if started != Some(false) {
-            let paths = self.paths;
-            for path in &paths.threads[t] {
-                if !self.try_path(Some(path), f)? {
-                    return Ok(false);
-                }
-            }
-        }
-        Ok(true)
-    }
-
-    /// Chooses `path` for the next thread and searches on, unless the
-    /// value check prunes it; false when the enumeration must stop.
-    fn try_path(
-        &mut self,
-        path: Option<&'a ThreadPath>,
-        f: &mut OnChoice<'_, 'a>,
-    ) -> Result<bool, AxError> {
-        // Visited nodes count against the bound too, so a program whose
-        // paths multiply out cannot run unbounded without saying so.
-        self.nodes += 1;
-        if self.nodes > self.limit {
-            self.truncated = true;
-            return Ok(false);
-        }
-        let mark = self.provided.len();
-        if let Some(p) = path {
-            self.provided.extend(path_writes(p));
-        }
-        self.chosen.push(path);
-        let go_on = if self.reads_suppliable() {
-            self.choose(f)?
-        } else {
-            true
-        };
-        self.chosen.pop();
-        self.provided.truncate(mark);
-        Ok(go_on)
-    }
-
-    /// Can every read of the chosen paths get its value: initially, from a
-    /// chosen path, or from a path of a thread not chosen yet?
-    fn reads_suppliable(&self) -> bool {
-        let later = &self.supply[self.chosen.len()];
-        let locations = &self.program.locations;
-        self.chosen.iter().flatten().all(|path| {
-            path_reads(path).all(|(loc, value)| {
-                locations[loc.index()].init == value
-                    || self.provided.contains(&(loc, value))
-                    || later.binary_search(&(loc, value)).is_ok()
-            })
-        })
-    }
-}
-
-fn forks(path: &ThreadPath, child: ThreadId) -> bool {
-    path.steps
-        .iter()
-        .any(|s| matches!(s.op, PathOp::Fork(c) if c == child))
-}
-
-fn started_threads_consistent(program: &Program, chosen: &[Option<&ThreadPath>]) -> bool {
-    program
-        .threads
-        .iter()
-        .enumerate()
-        .all(|(t, code)| match code.kind {
-            ThreadKind::TopLevel => chosen[t].is_some(),
-            ThreadKind::Forked { parent, .. } => {
-                let forked = chosen
-                    .get(parent.index())
-                    .copied()
-                    .flatten()
-                    .is_some_and(|p| forks(p, ThreadId::new(t)));
-                forked == chosen[t].is_some()
-            }
-        })
-}
-
-/// The init writes, one per location, first among the events.
-pub(crate) fn init_events(program: &Program) -> Vec<Event> {
-    program
-        .locations
-        .iter()
-        .enumerate()
-        .map(|(l, loc)| Event {
-            thread: None,
-            instr: None,
-            line: 0,
-            kind: EventKind::Write {
-                loc: LocId::new(l),
-                value: loc.init,
-                access: AccessKind::Plain,
-            },
-            mode: Mode::Na,
-        })
-        .collect()
-}
-
-/// `po` over `n` events: each thread's events (`ranges`, per thread, `None`
-/// for a thread never started) in order.
-pub(crate) fn program_order(n: usize, ranges: &[Option<(usize, usize)>]) -> Relation {
-    let mut po = Relation::new(n);
-    for &(start, end) in ranges.iter().flatten() {
-        for a in start..end {
-            for b in a + 1..end {
-                po.add_idx(a, b);
-            }
-        }
-    }
-    po
-}
-
-/// `asw`: the init writes (the first `inits` events) before every thread
-/// event, a fork before its child's first event, the child's last event
-/// (or its fork, for a child without events) before its join. Also says
-/// whether some join names a thread that never started.
-pub(crate) fn additional_synchronisation(
-    events: &[Event],
-    inits: usize,
-    ranges: &[Option<(usize, usize)>],
-) -> (Relation, bool) {
-    let n = events.len();
-    let mut asw = Relation::new(n);
-    let mut joins_unstarted = false;
-    for init in 0..inits {
-        for e in inits..n {
-            asw.add_idx(init, e);
-        }
-    }
-    for (e, event) in events.iter().enumerate() {
-        match event.kind {
-            EventKind::Fork { child } => {
-                if let Some((s, end)) = ranges.get(child.index()).copied().flatten() {
-                    if s < end {
-                        asw.add_idx(e, s);
-                    }
-                }
-            }
-            EventKind::Join { child } => match ranges.get(child.index()).copied().flatten() {
-                Some((s, end)) if s < end => asw.add_idx(end - 1, e),
-                Some(_) => {
-                    // An empty child: it finished right after its fork.
-                    if let Some(fork) = events
-                        .iter()
-                        .position(|f| matches!(f.kind, EventKind::Fork { child: c } if c == child))
-                    {
-                        asw.add_idx(fork, e);
-                    }
-                }
-                None => joins_unstarted = true,
-            },
-            _ => {}
-        }
-    }
-    (asw, joins_unstarted)
-}
-
-/// Events, `po`, `asw` and `rmw` of one choice of paths.
-fn build_skeleton(program: &Program, choice: &[Option<&ThreadPath>]) -> Result<Skeleton, AxError> {
-    let mut events = init_events(program);
-    let inits = events.len();
-    // Per thread, the range of its events.
-    let mut ranges: Vec<Option<(usize, usize)>> = Vec::with_capacity(choice.len());
-    let mut rmw_pairs = Vec::new();
-    let mut failures = Vec::new();
-    for (t, path) in choice.iter().enumerate() {
-        let Some(path) = path else {
-            ranges.push(None);
-            continue;
-        };
-        let thread = Some(ThreadId::new(t));
-        let start = events.len();
-        for step in &path.steps {
-            let ev = |kind, mode| Event {
-                thread,
-                instr: Some(step.instr),
-                line: step.line,
-                kind,
-                mode,
-            };
-            match step.op {
-                PathOp::Read {
-                    loc,
-                    value,
-                    mode,
-                    access,
-                } => events.push(ev(EventKind::Read { loc, value, access }, mode)),
-                PathOp::Write { loc, value, mode } => events.push(ev(
-                    EventKind::Write {
-                        loc,
-                        value,
-                        access: AccessKind::Plain,
-                    },
-                    mode,
-                )),
-                PathOp::Update {
-                    loc,
-                    read,
-                    wrote,
-                    read_mode,
-                    write_mode,
-                } => {
-                    rmw_pairs.push((events.len(), events.len() + 1));
-                    events.push(ev(
-                        EventKind::Read {
-                            loc,
-                            value: read,
-                            access: AccessKind::Update,
-                        },
-                        read_mode,
-                    ));
-                    events.push(ev(
-                        EventKind::Write {
-                            loc,
-                            value: wrote,
-                            access: AccessKind::Update,
-                        },
-                        write_mode,
-                    ));
-                }
-                PathOp::Fence(kind) => events.push(ev(EventKind::Fence(kind), fence_mode(kind))),
-                PathOp::Fork(child) => events.push(ev(EventKind::Fork { child }, Mode::Na)),
-                PathOp::Join(child) => events.push(ev(EventKind::Join { child }, Mode::Na)),
-            }
-        }
-        if let PathEnd::Failed(kind) = &path.end {
-            failures.push(kind.clone());
-        }
-        ranges.push(Some((start, events.len())));
-    }
-    let n = events.len();
-    if n > MAX_EVENTS {
-        return Err(AxError::TooManyEvents {
-            events: n,
-            max: MAX_EVENTS,
-        });
-    }
-    let po = program_order(n, &ranges);
-    let (asw, joins_unstarted) = additional_synchronisation(&events, inits, &ranges);
-    if joins_unstarted {
-        // Joining a thread that never started waits forever.
-        failures.push(FailureKind::Deadlock);
-    }
-    let mut rmw = Relation::new(n);
-    for (r, w) in rmw_pairs {
-        rmw.add_idx(r, w);
-    }
-    // Threads joining each other in a circle wait forever.
-    if po.union(&asw).acyclic().is_err() && !failures.contains(&FailureKind::Deadlock) {
-        failures.push(FailureKind::Deadlock);
-    }
-    let regs = choice.iter().map(|p| p.map(|p| p.regs.clone())).collect();
-    Ok(Skeleton {
-        exec: Execution {
-            events,
-            po,
-            rf: Relation::new(n),
-            co: Relation::new(n),
-            asw,
-            rmw,
-            sc: None,
-        },
-        regs,
-        failures,
-    })
-}
-
-/// The `rf` and `co` edges of one location in one candidate.
+/// The `rf` and `co` edges of one location in one candidate, and the
+/// observer reads' groups there.
 struct LocChoice {
     rf: Vec<(usize, usize)>,
     co: Vec<(usize, usize)>,
+    groups: Vec<Group>,
+    /// The product of the groups' uniproc choices.
+    extensions: u64,
 }
 
-/// Every `rf` and `co` of a skeleton: per location, the choices that pass
-/// uniproc on that location, then their product.
+/// Every core `rf` and `co` of a skeleton: per location, the choices that
+/// pass uniproc on that location, then their product.
 fn enumerate_rf_co(
     skeleton: &Skeleton,
+    observers: EventSet,
     max: u64,
     counters: &mut Enumerated,
-    visit: &mut dyn FnMut(&Execution, &Skeleton),
+    visit: &mut dyn FnMut(&Candidate<'_>),
 ) {
     let ex = &skeleton.exec;
     let mut locs: Vec<_> = ex.events.iter().filter_map(Event::loc).collect();
@@ -458,7 +127,7 @@ fn enumerate_rf_co(
         let events: Vec<usize> = (0..ex.len())
             .filter(|&e| ex.events[e].loc() == Some(loc))
             .collect();
-        match location_choices(ex, &events, max) {
+        match location_choices(ex, &events, skeleton.free, observers, max) {
             Some(choices) if !choices.is_empty() => per_loc.push(choices),
             Some(_) => return,
             None => {
@@ -467,27 +136,61 @@ fn enumerate_rf_co(
             }
         }
     }
+    // One execution and one register file, rewritten for each candidate.
+    let mut exec = ex.clone();
+    let mut regs = skeleton.regs.clone();
     let mut idx = vec![0usize; per_loc.len()];
     loop {
         if counters.candidates >= max {
             counters.truncated = true;
             return;
         }
-        counters.candidates += 1;
-        let mut exec = ex.clone();
+        exec.rf.clear();
+        exec.co.clear();
+        let mut groups: Vec<&Group> = Vec::new();
+        let mut extensions: u64 = 1;
         for (l, choices) in per_loc.iter().enumerate() {
             let choice = &choices[idx[l]];
             for &(w, r) in &choice.rf {
                 exec.rf.add_idx(w, r);
+                if skeleton.free & single(r) != 0 {
+                    let value = exec.events[w].value().unwrap_or(0);
+                    set_read_value(&mut exec.events[r], value);
+                }
             }
             for &(a, b) in &choice.co {
                 exec.co.add_idx(a, b);
             }
+            groups.extend(choice.groups.iter());
+            extensions = extensions.saturating_mul(choice.extensions);
         }
-        visit(&exec, skeleton);
-        if !step(&mut idx, |l| per_loc[l].len()) {
+        for &(t, reg, e) in &skeleton.free_regs {
+            if let Some(rs) = regs[t].as_mut() {
+                rs[reg.index()] = exec.events[e].value().unwrap_or(0);
+            }
+        }
+        // The bound may cut inside this core's extensions.
+        let room = max - counters.candidates;
+        let limit = (extensions > room).then_some(room);
+        counters.candidates += extensions.min(room);
+        counters.truncated |= limit.is_some();
+        visit(&Candidate {
+            exec: &exec,
+            regs: &regs,
+            skeleton,
+            observers: &groups,
+            limit,
+        });
+        if limit.is_some() || !step(&mut idx, |l| per_loc[l].len()) {
             return;
         }
+    }
+}
+
+/// Sets the value a read event read.
+pub(crate) fn set_read_value(event: &mut Event, v: Value) {
+    if let EventKind::Read { value, .. } = &mut event.kind {
+        *value = v;
     }
 }
 
@@ -495,6 +198,8 @@ fn enumerate_rf_co(
 /// satisfy uniproc there, `acyclic(po-loc | rf | co | fr)`: every model
 /// requires it (the hardware models as an axiom, the C11 models through
 /// coherence with `po ⊆ hb`). `None` when there are more than `max`.
+/// The reads in `observers` get no source here: each choice carries their
+/// groups instead.
 ///
 /// With `co` a total order of the location's writes, uniproc is the five
 /// coherence patterns (Alglave et al., "Herding cats", Sec. 4.3): CoWW
@@ -504,7 +209,13 @@ fn enumerate_rf_co(
 /// in `po` must not go backwards in `co` (CoRR). For each `co` order the
 /// reads' sources are chosen in program order under those bounds. Debug
 /// builds check every choice against the acyclicity itself.
-fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<LocChoice>> {
+fn location_choices(
+    ex: &Execution,
+    events: &[usize],
+    free: EventSet,
+    observers: EventSet,
+    max: u64,
+) -> Option<Vec<LocChoice>> {
     let writes: Vec<usize> = events
         .iter()
         .copied()
@@ -513,7 +224,12 @@ fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<Lo
     let reads: Vec<usize> = events
         .iter()
         .copied()
-        .filter(|&r| ex.events[r].is_read())
+        .filter(|&r| ex.events[r].is_read() && observers & single(r) == 0)
+        .collect();
+    let observed: Vec<usize> = events
+        .iter()
+        .copied()
+        .filter(|&r| ex.events[r].is_read() && observers & single(r) != 0)
         .collect();
     // The init write (thread None) comes first in `writes`.
     let (init, rest) = match writes.split_first() {
@@ -545,6 +261,7 @@ fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<Lo
         let mut allowed: Vec<Vec<usize>> = Vec::with_capacity(reads.len());
         for &r in &reads {
             let value = ex.events[r].value();
+            let any_value = free & single(r) != 0;
             let hi = writes
                 .iter()
                 .filter(|&&w| ex.po.has(r, w))
@@ -561,7 +278,9 @@ fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<Lo
                 order
                     .iter()
                     .copied()
-                    .filter(|&s| ex.events[s].value() == value && pos[s] >= lo && pos[s] < hi)
+                    .filter(|&s| {
+                        (any_value || ex.events[s].value() == value) && pos[s] >= lo && pos[s] < hi
+                    })
                     .collect(),
             );
         }
@@ -571,9 +290,15 @@ fn location_choices(ex: &Execution, events: &[usize], max: u64) -> Option<Vec<Lo
                 uniproc_holds(ex, events, rf, &co_pairs),
                 "relaxlab internal error: coherence patterns admitted a uniproc cycle"
             );
+            let groups = location_groups(ex, &order, &pos, &observed, rf);
+            let extensions = groups
+                .iter()
+                .fold(1u64, |acc, g| acc.saturating_mul(g.uniproc_choices()));
             out.push(LocChoice {
                 rf: rf.to_vec(),
                 co: co_pairs.clone(),
+                groups,
+                extensions,
             });
             out.len() as u64 <= max
         });
@@ -621,7 +346,8 @@ fn choose_sources(
     true
 }
 
-/// `acyclic(po-loc | rf | co | fr)` on one location, computed directly.
+/// `acyclic(po-loc | rf | co | fr)` on one location, computed directly
+/// (the reads without a source in `rf_pairs` take no part).
 fn uniproc_holds(
     ex: &Execution,
     events: &[usize],
@@ -629,9 +355,11 @@ fn uniproc_holds(
     co_pairs: &[(usize, usize)],
 ) -> bool {
     let n = ex.len();
+    let sourced = rf_pairs.iter().fold(0u128, |acc, &(_, r)| acc | single(r));
     let set = events
         .iter()
-        .fold(0u128, |acc, &e| acc | super::relation::single(e));
+        .filter(|&&e| ex.events[e].is_write() || sourced & single(e) != 0)
+        .fold(0u128, |acc, &e| acc | single(e));
     let mut rf = Relation::new(n);
     let mut co = Relation::new(n);
     for &(w, r) in rf_pairs {

@@ -209,17 +209,50 @@ impl Execution {
 
     /// Pairs of events on the same location.
     pub(crate) fn same_loc(&self) -> Relation {
-        Relation::from_fn(self.len(), |a, b| {
-            let (a, b) = (self.events[a].loc(), self.events[b].loc());
-            a.is_some() && a == b
-        })
+        // Each event's row is the set of its location's events.
+        let mut by_loc: Vec<EventSet> = Vec::new();
+        for (e, ev) in self.events.iter().enumerate() {
+            if let Some(l) = ev.loc() {
+                if by_loc.len() <= l.index() {
+                    by_loc.resize(l.index() + 1, 0);
+                }
+                by_loc[l.index()] |= single(e);
+            }
+        }
+        Relation::from_rows(
+            self.events
+                .iter()
+                .map(|ev| ev.loc().map_or(0, |l| by_loc[l.index()]))
+                .collect(),
+        )
     }
 
     /// Pairs of events of different threads (init counts as its own thread).
     pub(crate) fn ext(&self) -> Relation {
-        Relation::from_fn(self.len(), |a, b| {
-            self.events[a].thread != self.events[b].thread
-        })
+        // Each event's row is every event but those of its own thread.
+        let all = Relation::all(self.len());
+        let mut by_thread: Vec<EventSet> = Vec::new();
+        let mut init: EventSet = 0;
+        for (e, ev) in self.events.iter().enumerate() {
+            match ev.thread {
+                Some(t) => {
+                    if by_thread.len() <= t.index() {
+                        by_thread.resize(t.index() + 1, 0);
+                    }
+                    by_thread[t.index()] |= single(e);
+                }
+                None => init |= single(e),
+            }
+        }
+        Relation::from_rows(
+            self.events
+                .iter()
+                .map(|ev| match ev.thread {
+                    Some(t) => all & !by_thread[t.index()],
+                    None => all & !init,
+                })
+                .collect(),
+        )
     }
 
     /// `fr = rf^-1 ; co`.

@@ -3,20 +3,28 @@
 //! `ax.pslo`, `ax.c11`, `ax.rc11`, `ax.c11r` and `ax.c11t`.
 //!
 //! The pipeline: [`unroll`] (when asked), the compilation mapping for the
-//! hardware models, thread paths over value domains (`paths`), candidates
-//! (`candidates`), the axioms (`hardware`, `c11`, `sc_order`) written with a
-//! small relation algebra (`relation`), and the summary (`run`).
+//! hardware models, thread paths over value domains (`paths`, with free
+//! reads left to `rf`: `free_reads`), skeletons (`skeleton`), candidates
+//! (`candidates`, with observer reads split off: `observers`), the axioms
+//! (`hardware`, `c11`, `sc_order`) written with a small relation algebra
+//! (`relation`), the loop judging candidates (`consistent`), and the
+//! summary (`run`).
 
 mod c11;
 mod candidates;
+mod consistent;
 mod dot;
 mod execution;
+mod free_reads;
 mod hardware;
 mod lift;
+mod observers;
+mod outcome_ids;
 mod paths;
 mod relation;
 mod run;
 mod sc_order;
+mod skeleton;
 mod unroll;
 
 pub use dot::to_dot;
@@ -24,7 +32,7 @@ pub use execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, M
 pub use lift::{lift, twin, CoSource, LiftError, Lifted, MAX_CO_ORDERS};
 pub use relation::{Relation, MAX_EVENTS};
 pub use run::{
-    check, consistent_executions, prepare, run_axiomatic, run_axiomatic_many, visit_consistent,
-    visit_consistent_many, AxOptions, AxSummary, ExecutionEnd, VisitMany,
+    check, consistent_executions, prepare, run_axiomatic, run_axiomatic_many, run_axiomatic_whole,
+    visit_consistent, visit_consistent_many, AxOptions, AxSummary, ExecutionEnd, VisitMany,
 };
 pub use unroll::unroll;

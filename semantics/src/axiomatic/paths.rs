@@ -20,20 +20,24 @@
 use std::collections::BTreeSet;
 
 use super::execution::{AccessKind, Mode};
+use super::free_reads::free_loads;
 use crate::ir::{
-    thread_of_handle, C11Fence, FenceKind, Instr, InstrId, LocId, Origin, Program, ThreadCode,
-    ThreadId, Value,
+    thread_of_handle, C11Fence, FenceKind, Instr, InstrId, LocId, Origin, Program, RegId,
+    ThreadCode, ThreadId, Value,
 };
 use crate::outcome::FailureKind;
 
 /// What one memory instruction of a path did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PathOp {
+    /// A read of `value`; a free read (see [`super::free_reads`]) has no
+    /// value yet: `value` is 0 until `rf` gives it one.
     Read {
         loc: LocId,
         value: Value,
         mode: Mode,
         access: AccessKind,
+        free: bool,
     },
     Write {
         loc: LocId,
@@ -85,8 +89,12 @@ pub(crate) enum PathEnd {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ThreadPath {
     pub steps: Vec<PathStep>,
-    /// The registers when the thread stopped.
+    /// The registers when the thread stopped; a register in `free_regs`
+    /// holds 0 here.
     pub regs: Vec<Value>,
+    /// The registers that end holding the value of a free read: the
+    /// register and the index in `steps` of the read.
+    pub free_regs: Vec<(RegId, usize)>,
     pub end: PathEnd,
 }
 
@@ -138,7 +146,15 @@ pub(crate) fn value_domains(program: &Program, max_paths: u64) -> Vec<BTreeSet<V
             let mut paths = Vec::new();
             let mut budget = max_paths;
             let mut cut = false;
-            run_thread(code, tid, &domains, &mut paths, &mut budget, &mut cut);
+            run_thread(
+                code,
+                tid,
+                &domains,
+                FreeReads::ToRf,
+                &mut paths,
+                &mut budget,
+                &mut cut,
+            );
             for path in &paths {
                 for step in &path.steps {
                     let written = match step.op {
@@ -181,12 +197,21 @@ fn insert_minimal(domain: &mut Domain, v: Value, mask: u64) -> bool {
     true
 }
 
+/// Whether thread paths leave the values of free reads to `rf`
+/// ([`super::free_reads`]) or branch on them like on other reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FreeReads {
+    ToRf,
+    Branch,
+}
+
 /// Every path of every thread under `domains`, at most `max_paths` per
 /// thread.
 pub(crate) fn thread_paths(
     program: &Program,
     domains: &[BTreeSet<Value>],
     max_paths: u64,
+    free_reads: FreeReads,
 ) -> Paths {
     let domains: Vec<Domain> = domains
         .iter()
@@ -200,6 +225,7 @@ pub(crate) fn thread_paths(
             code,
             ThreadId::new(t),
             &domains,
+            free_reads,
             &mut paths,
             &mut budget,
             &mut out.unroll_cut,
@@ -218,7 +244,32 @@ struct Run {
     /// The justification masks of the values read so far.
     dep: u64,
     regs: Vec<Value>,
+    /// Per register, the step of the free read whose value it holds.
+    from_free: Vec<Option<usize>>,
     steps: Vec<PathStep>,
+}
+
+impl Run {
+    /// `r` now holds a value the path computed.
+    fn define(&mut self, r: RegId) {
+        self.from_free[r.index()] = None;
+    }
+
+    /// The path ends here with `end`.
+    fn finish(self, end: PathEnd) -> ThreadPath {
+        let free_regs = self
+            .from_free
+            .iter()
+            .enumerate()
+            .filter_map(|(r, s)| s.map(|s| (RegId::new(r), s)))
+            .collect();
+        ThreadPath {
+            steps: self.steps,
+            regs: self.regs,
+            free_regs,
+            end,
+        }
+    }
 }
 
 /// Runs one thread from its start, branching at every read over the
@@ -227,14 +278,20 @@ fn run_thread(
     code: &ThreadCode,
     tid: ThreadId,
     domains: &[Domain],
+    free_reads: FreeReads,
     out: &mut Vec<ThreadPath>,
     budget: &mut u64,
     unroll_cut: &mut bool,
 ) {
+    let free = match free_reads {
+        FreeReads::ToRf => free_loads(code),
+        FreeReads::Branch => vec![false; code.code.len()],
+    };
     let mut stack = vec![Run {
         pc: 0,
         dep: 0,
         regs: vec![0; code.regs.len()],
+        from_free: vec![None; code.regs.len()],
         steps: Vec::new(),
     }];
     while let Some(run) = stack.pop() {
@@ -242,7 +299,7 @@ fn run_thread(
             return;
         }
         let mut branches = Vec::new();
-        match advance(code, tid, domains, run, &mut branches) {
+        match advance(code, tid, domains, &free, run, &mut branches) {
             Advance::Done(path) => {
                 *budget -= 1;
                 out.push(path);
@@ -253,6 +310,7 @@ fn run_thread(
                 out.push(ThreadPath {
                     steps,
                     regs: Vec::new(),
+                    free_regs: Vec::new(),
                     end: PathEnd::Discarded,
                 });
             }
@@ -271,31 +329,23 @@ enum Advance {
     Branch,
 }
 
-/// Runs `run` until it ends or reaches a read; at a read, pushes one
-/// continuation per value of the domain.
+/// Runs `run` until it ends or reaches a read that is not free (`free`,
+/// per instruction); at such a read, pushes one continuation per value of
+/// the domain.
 fn advance(
     code: &ThreadCode,
     tid: ThreadId,
     domains: &[Domain],
+    free: &[bool],
     mut run: Run,
     branches: &mut Vec<Run>,
 ) -> Advance {
-    let failed = |run: Run, kind: FailureKind| {
-        Advance::Done(ThreadPath {
-            steps: run.steps,
-            regs: run.regs,
-            end: PathEnd::Failed(kind),
-        })
-    };
+    let failed = |run: Run, kind: FailureKind| Advance::Done(run.finish(PathEnd::Failed(kind)));
     loop {
         let Some(ins) = code.code.get(run.pc) else {
             // Falling off the end (an invariant the front end keeps) ends
             // the thread like `End`.
-            return Advance::Done(ThreadPath {
-                steps: run.steps,
-                regs: run.regs,
-                end: PathEnd::Finished,
-            });
+            return Advance::Done(run.finish(PathEnd::Finished));
         };
         let here = InstrId::new(run.pc);
         let div0 = FailureKind::DivisionByZero {
@@ -312,7 +362,10 @@ fn advance(
         run.pc += 1;
         match &ins.instr {
             Instr::Assign { dst, val } => match val.eval(&run.regs) {
-                Ok(v) => run.regs[dst.index()] = v,
+                Ok(v) => {
+                    run.regs[dst.index()] = v;
+                    run.define(*dst);
+                }
                 Err(_) => return failed(run, div0),
             },
             Instr::Branch { cond, target } => match cond.eval(&run.regs) {
@@ -344,16 +397,11 @@ fn advance(
                 Ok(_) => {}
                 Err(_) => return failed(run, div0),
             },
-            Instr::End => {
-                return Advance::Done(ThreadPath {
-                    steps: run.steps,
-                    regs: run.regs,
-                    end: PathEnd::Finished,
-                })
-            }
+            Instr::End => return Advance::Done(run.finish(PathEnd::Finished)),
             Instr::Fence { kind } => run.steps.push(step(PathOp::Fence(*kind), run.dep)),
             Instr::Fork { dst, child } => {
                 run.regs[dst.index()] = crate::ir::handle_of(*child);
+                run.define(*dst);
                 run.steps.push(step(PathOp::Fork(*child), run.dep));
             }
             Instr::Join { handle } => match thread_of_handle(run.regs[handle.index()]) {
@@ -379,10 +427,26 @@ fn advance(
                 )),
                 Err(_) => return failed(run, div0),
             },
+            // A free read: one step, its value left to `rf`.
+            Instr::Load { dst, loc, ord } if free[here.index()] => {
+                run.regs[dst.index()] = 0;
+                run.from_free[dst.index()] = Some(run.steps.len());
+                run.steps.push(step(
+                    PathOp::Read {
+                        loc: *loc,
+                        value: 0,
+                        mode: read_mode(*ord),
+                        access: AccessKind::Plain,
+                        free: true,
+                    },
+                    run.dep,
+                ));
+            }
             Instr::Load { dst, loc, ord } => {
                 for &(value, mask) in &domains[loc.index()] {
                     let mut next = run.clone();
                     next.regs[dst.index()] = value;
+                    next.define(*dst);
                     next.dep |= mask;
                     next.steps.push(step(
                         PathOp::Read {
@@ -390,6 +454,7 @@ fn advance(
                             value,
                             mode: read_mode(*ord),
                             access: AccessKind::Plain,
+                            free: false,
                         },
                         next.dep,
                     ));
@@ -411,6 +476,7 @@ fn advance(
                 for &(read, mask) in &domains[loc.index()] {
                     let mut next = run.clone();
                     next.regs[dst.index()] = read;
+                    next.define(*dst);
                     next.dep |= mask;
                     next.steps.push(step(
                         PathOp::Update {
@@ -442,6 +508,7 @@ fn advance(
                 for &(read, mask) in &domains[loc.index()] {
                     let mut next = run.clone();
                     next.regs[dst.index()] = read;
+                    next.define(*dst);
                     next.dep |= mask;
                     let op = if read == expected {
                         PathOp::Update {
@@ -457,6 +524,7 @@ fn advance(
                             value: read,
                             mode: read_mode(*fail),
                             access: AccessKind::FailedCas,
+                            free: false,
                         }
                     };
                     next.steps.push(step(op, next.dep));

@@ -58,6 +58,11 @@ impl Relation {
         Relation { rows: vec![0; n] }
     }
 
+    /// Empties the relation, keeping its size.
+    pub(crate) fn clear(&mut self) {
+        self.rows.fill(0);
+    }
+
     /// The number of events the relation is over.
     pub fn size(&self) -> usize {
         self.rows.len()
@@ -110,6 +115,16 @@ impl Relation {
             r.rows[e] = single(e);
         }
         r
+    }
+
+    /// The relation with these rows (row `a`: the events `b` with `(a, b)`).
+    pub(crate) fn from_rows(rows: Vec<u128>) -> Relation {
+        let n = rows.len();
+        debug_assert!(
+            n <= MAX_EVENTS && rows.iter().all(|r| r & !Relation::all(n) == 0),
+            "relaxlab internal error: rows beyond the relation's events"
+        );
+        Relation { rows }
     }
 
     /// The relation built from a predicate on pairs.

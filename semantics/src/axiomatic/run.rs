@@ -17,15 +17,15 @@
 use std::collections::BTreeMap;
 
 use super::c11;
-use super::candidates::{final_values, for_each_candidate};
+use super::consistent::{for_each_consistent, End, Split};
 use super::execution::{AxError, EventId, Execution, Rejection};
 use super::hardware;
-use super::paths::{thread_paths, value_domains};
+use super::relation::Relation;
 use super::unroll::unroll;
 use crate::ir::{AxModel, Observable, Program, Value};
 use crate::mapping::{compile, Mapping, Target};
 use crate::model::Race;
-use crate::outcome::{satisfies, BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats};
+use crate::outcome::{BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats};
 
 /// Options of an axiomatic run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,14 +92,31 @@ pub fn check(model: AxModel, ex: &Execution) -> Result<(), Rejection> {
     check_with_order(model, ex).map(|_| ())
 }
 
-/// [`check`], also returning the SC order found (C11 models but RC11).
-fn check_with_order(model: AxModel, ex: &Execution) -> Result<Option<Vec<EventId>>, Rejection> {
+/// What a model says of an execution it accepts.
+#[derive(Debug)]
+pub(crate) struct Accepted {
+    /// The SC order found (the C11 models but RC11).
+    pub sc: Option<Vec<EventId>>,
+    /// The model's happens-before, for the models that have one (the C11
+    /// models): it bounds observer reads' sources
+    /// ([`super::observers`]) and decides races.
+    pub hb: Option<Relation>,
+}
+
+/// [`check`], also returning what the model found: the engine's model
+/// dispatch.
+pub(crate) fn check_with_order(model: AxModel, ex: &Execution) -> Result<Accepted, Rejection> {
+    let hardware = |r: Result<(), Rejection>| r.map(|()| Accepted { sc: None, hb: None });
     match model {
-        AxModel::Sc => hardware::check_sc(ex).map(|()| None),
-        AxModel::Tso => hardware::check_tso(ex).map(|()| None),
-        AxModel::Pso => hardware::check_pso(ex).map(|()| None),
-        AxModel::Pslo => hardware::check_pslo(ex).map(|()| None),
-        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => c11::check_c11(model, ex),
+        AxModel::Sc => hardware(hardware::check_sc(ex)),
+        AxModel::Tso => hardware(hardware::check_tso(ex)),
+        AxModel::Pso => hardware(hardware::check_pso(ex)),
+        AxModel::Pslo => hardware(hardware::check_pslo(ex)),
+        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => c11::check_c11(model, ex)
+            .map(|a| Accepted {
+                sc: a.sc,
+                hb: Some(a.hb),
+            }),
     }
 }
 
@@ -119,17 +136,6 @@ pub fn visit_consistent(
     Ok(summaries.remove(0))
 }
 
-/// The program every model of a group judges: models whose [`prepare`]d
-/// programs are equal share one candidate enumeration.
-fn target_group(model: AxModel) -> u8 {
-    match model {
-        AxModel::Sc => 0,
-        AxModel::Tso => 1,
-        AxModel::Pso | AxModel::Pslo => 2,
-        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => 3,
-    }
-}
-
 /// What [`visit_consistent_many`] calls: the model's index in `models`,
 /// the execution, how it ends, its races.
 pub type VisitMany<'f> = dyn FnMut(usize, &Execution, &ExecutionEnd, &[Race]) + 'f;
@@ -146,85 +152,26 @@ pub fn visit_consistent_many(
     opts: &AxOptions,
     visit: &mut VisitMany<'_>,
 ) -> Result<Vec<AxSummary>, AxError> {
-    let mut summaries: Vec<Option<AxSummary>> = vec![None; models.len()];
-    for (i, &first) in models.iter().enumerate() {
-        if summaries[i].is_some() {
-            continue;
-        }
-        let group: Vec<usize> = (i..models.len())
-            .filter(|&j| target_group(models[j]) == target_group(first) && summaries[j].is_none())
-            .collect();
-        let prepared = prepare(program, first, opts)?;
-        let max = opts.max_candidates.max(1);
-        let domains = value_domains(&prepared, max);
-        let paths = thread_paths(&prepared, &domains, max);
-        let mut consistent = vec![0u64; group.len()];
-        let counters = for_each_candidate(&prepared, &paths, max, &mut |ex, skeleton| {
-            // How the candidate ends does not depend on the model.
-            let mut end: Option<Option<ExecutionEnd>> = None;
-            for (k, &j) in group.iter().enumerate() {
-                let model = models[j];
-                let Ok(sc) = check_with_order(model, ex) else {
-                    continue;
-                };
-                let end = end.get_or_insert_with(|| execution_end(&prepared, ex, skeleton));
-                let Some(end) = end else {
-                    continue;
-                };
-                consistent[k] += 1;
-                let races = if model.is_c11() {
-                    c11::races(ex, model)
-                } else {
-                    Vec::new()
-                };
-                if sc.is_some() {
-                    let mut ex = ex.clone();
-                    ex.sc = sc;
-                    visit(j, &ex, end, &races);
-                } else {
-                    visit(j, ex, end, &races);
+    let mut ex = None::<Execution>;
+    let mut values = Vec::new();
+    for_each_consistent(
+        program,
+        models,
+        opts,
+        Split::Observers,
+        &mut |j, found, _| {
+            let ex = ex.get_or_insert_with(|| found.cand.exec.clone());
+            found.build(ex);
+            let end = match found.end {
+                End::Outcome(id) => {
+                    found.outcomes.values(id, &mut values);
+                    ExecutionEnd::Outcome(values.clone())
                 }
-            }
-        })?;
-        let mut bounds = Vec::new();
-        if counters.truncated || paths.truncated {
-            bounds.push(BoundHit::MaxCandidates(counters.candidates));
-        }
-        if let (true, Some(k)) = (paths.unroll_cut, opts.unroll) {
-            bounds.push(BoundHit::Unroll(k));
-        }
-        for (k, &j) in group.iter().enumerate() {
-            summaries[j] = Some(AxSummary {
-                stats: Stats {
-                    states: counters.candidates,
-                    transitions: consistent[k],
-                },
-                bounds: bounds.clone(),
-            });
-        }
-    }
-    Ok(summaries
-        .into_iter()
-        .map(|s| s.expect("every model visited"))
-        .collect())
-}
-
-/// How a candidate ends: its outcome, or its failures; `None` when the
-/// program's `filter` drops the outcome.
-fn execution_end(
-    prepared: &Program,
-    ex: &Execution,
-    skeleton: &super::candidates::Skeleton,
-) -> Option<ExecutionEnd> {
-    if !skeleton.failures.is_empty() {
-        return Some(ExecutionEnd::Failed(skeleton.failures.clone()));
-    }
-    let values = outcome_values(prepared, ex, &skeleton.regs);
-    let kept = match &prepared.filter {
-        Some(filter) => satisfies(prepared, filter, &values),
-        None => true,
-    };
-    kept.then_some(ExecutionEnd::Outcome(values))
+                End::Failed(kinds) => ExecutionEnd::Failed(kinds.to_vec()),
+            };
+            visit(j, ex, &end, found.races);
+        },
+    )
 }
 
 /// Every consistent execution that ends with an outcome, with it.
@@ -242,25 +189,7 @@ pub fn consistent_executions(
     Ok(out)
 }
 
-/// The final values of the observed registers and locations.
-fn outcome_values(program: &Program, ex: &Execution, regs: &[Option<Vec<Value>>]) -> Vec<Value> {
-    let locs = final_values(ex, program.locations.len());
-    program
-        .observed
-        .iter()
-        .map(|o| match *o {
-            Observable::Reg(t, r) => regs
-                .get(t.index())
-                .and_then(|r0| r0.as_ref())
-                .and_then(|rs| rs.get(r.index()).copied())
-                .unwrap_or(0),
-            Observable::Loc(l) => locs.get(l.index()).copied().unwrap_or(0),
-        })
-        .collect()
-}
-
 /// An outcome row being accumulated.
-#[derive(Default)]
 struct RowAcc {
     count: u64,
     all_racy: bool,
@@ -276,10 +205,11 @@ pub fn run_axiomatic(
     Ok(run_axiomatic_many(program, &[model], opts)?.remove(0))
 }
 
-/// What one model's table accumulates.
+/// What one model's table accumulates: rows by outcome id (ids may
+/// repeat an outcome, see `outcome_ids`), merged by value at the end.
 #[derive(Default)]
 struct TableAcc {
-    rows: BTreeMap<Vec<Value>, RowAcc>,
+    rows: Vec<Option<(Vec<Value>, RowAcc)>>,
     failures: BTreeMap<FailureKind, u64>,
     races: Vec<Race>,
 }
@@ -287,28 +217,66 @@ struct TableAcc {
 /// [`run_axiomatic`] for several models, sharing candidate enumeration
 /// where their prepared programs agree ([`visit_consistent_many`]): one
 /// table per model, each equal to the one [`run_axiomatic`] gives.
+/// Executions are counted without being built.
 pub fn run_axiomatic_many(
     program: &Program,
     models: &[AxModel],
     opts: &AxOptions,
 ) -> Result<Vec<OutcomeTable>, AxError> {
+    tabulate(program, models, opts, Split::Observers)
+}
+
+/// [`run_axiomatic`] without the engine's splitting of candidates: every
+/// read's value enumerated by the thread paths, every candidate built and
+/// checked whole. The tests compare the engine against it; it gives the
+/// same table, more slowly.
+#[doc(hidden)]
+pub fn run_axiomatic_whole(
+    program: &Program,
+    model: AxModel,
+    opts: &AxOptions,
+) -> Result<OutcomeTable, AxError> {
+    Ok(tabulate(program, &[model], opts, Split::Whole)?.remove(0))
+}
+
+/// The tables of [`run_axiomatic_many`], candidates split as `split` says.
+fn tabulate(
+    program: &Program,
+    models: &[AxModel],
+    opts: &AxOptions,
+    split: Split,
+) -> Result<Vec<OutcomeTable>, AxError> {
     let mut accs: Vec<TableAcc> = models.iter().map(|_| TableAcc::default()).collect();
-    let summaries = visit_consistent_many(program, models, opts, &mut |j, ex, end, found| {
+    let summaries = for_each_consistent(program, models, opts, split, &mut |j, found, marks| {
         let acc = &mut accs[j];
-        acc.races.extend_from_slice(found);
-        match end {
-            ExecutionEnd::Outcome(values) => {
-                let non_sc = hardware::check_sc(ex).is_err();
-                let row = acc.rows.entry(values.clone()).or_insert(RowAcc {
-                    count: 0,
-                    all_racy: true,
-                    all_non_sc: true,
+        if found.first {
+            acc.races.extend_from_slice(found.races);
+        }
+        match found.end {
+            End::Outcome(id) => {
+                let i = id as usize;
+                if acc.rows.len() <= i {
+                    acc.rows.resize_with(i + 1, || None);
+                }
+                let (_, row) = acc.rows[i].get_or_insert_with(|| {
+                    let mut values = Vec::new();
+                    found.outcomes.values(id, &mut values);
+                    let row = RowAcc {
+                        count: 0,
+                        all_racy: true,
+                        all_non_sc: true,
+                    };
+                    (values, row)
                 });
                 row.count += 1;
-                row.all_racy &= !found.is_empty();
-                row.all_non_sc &= non_sc;
+                row.all_racy &= !found.races.is_empty();
+                // A row is non-SC when none of its executions is SC: once
+                // one is, the others need no check.
+                if row.all_non_sc && marks.is_sc(found) {
+                    row.all_non_sc = false;
+                }
             }
-            ExecutionEnd::Failed(kinds) => {
+            End::Failed(kinds) => {
                 for kind in kinds {
                     *acc.failures.entry(kind.clone()).or_insert(0) += 1;
                 }
@@ -328,21 +296,44 @@ fn table(program: &Program, model: AxModel, acc: TableAcc, summary: AxSummary) -
     let mut races = acc.races;
     races.sort();
     races.dedup();
-    let rows = acc
-        .rows
-        .into_iter()
-        .map(|(values, row)| OutcomeRow {
+    // Merge the rows of ids spelling the same outcome: counts add up, the
+    // marks hold when they hold for every execution.
+    let mut sorted: Vec<(Vec<Value>, RowAcc)> = acc.rows.into_iter().flatten().collect();
+    let keys: Option<Vec<u128>> = sorted.iter().map(|(v, _)| packed(v)).collect();
+    match keys {
+        Some(keys) => {
+            let mut order: Vec<(u128, usize)> = keys.into_iter().zip(0..).collect();
+            order.sort_unstable();
+            let mut slots: Vec<Option<(Vec<Value>, RowAcc)>> =
+                sorted.into_iter().map(Some).collect();
+            sorted = order
+                .into_iter()
+                .filter_map(|(_, i)| slots[i].take())
+                .collect();
+        }
+        None => sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0)),
+    }
+    let columns = ColumnIndex::new(program);
+    let mut rows: Vec<OutcomeRow> = Vec::with_capacity(sorted.len());
+    for (values, row) in sorted {
+        if let Some(last) = rows.last_mut().filter(|r| r.values == values) {
+            last.count += row.count;
+            last.racy &= row.all_racy;
+            last.non_sc &= row.all_non_sc;
+            continue;
+        }
+        rows.push(OutcomeRow {
             satisfies: program
                 .condition
                 .as_ref()
-                .map(|c| satisfies(program, &c.prop, &values)),
+                .map(|c| c.prop.eval(&|o| values[columns.of(o)])),
             values,
             count: row.count,
             racy: row.all_racy,
             non_sc: row.all_non_sc,
             witness: None,
-        })
-        .collect();
+        });
+    }
     OutcomeTable {
         model: format!("ax.{}", model.name()),
         rows,
@@ -359,5 +350,53 @@ fn table(program: &Program, model: AxModel, acc: TableAcc, summary: AxSummary) -
         race_witnesses: Vec::new(),
         stats: summary.stats,
         bounds: summary.bounds,
+    }
+}
+
+/// Outcome values as one number ordered as the values are, when there
+/// are at most 8 of them, each in `0..2^16`.
+fn packed(values: &[Value]) -> Option<u128> {
+    if values.len() > 8 {
+        return None;
+    }
+    let mut key = 0u128;
+    for &v in values {
+        let v = u16::try_from(v).ok()?;
+        key = (key << 16) | u128::from(v);
+    }
+    Some(key)
+}
+
+/// The column of each observable in [`Program::observed`].
+struct ColumnIndex {
+    regs: Vec<Vec<usize>>,
+    locs: Vec<usize>,
+}
+
+impl ColumnIndex {
+    fn new(program: &Program) -> ColumnIndex {
+        let mut index = ColumnIndex {
+            regs: program
+                .threads
+                .iter()
+                .map(|t| vec![usize::MAX; t.regs.len()])
+                .collect(),
+            locs: vec![usize::MAX; program.locations.len()],
+        };
+        for (col, o) in program.observed.iter().enumerate() {
+            match *o {
+                Observable::Reg(t, r) => index.regs[t.index()][r.index()] = col,
+                Observable::Loc(l) => index.locs[l.index()] = col,
+            }
+        }
+        index
+    }
+
+    /// The column of `o`, which the condition names, so it is observed.
+    fn of(&self, o: Observable) -> usize {
+        match o {
+            Observable::Reg(t, r) => self.regs[t.index()][r.index()],
+            Observable::Loc(l) => self.locs[l.index()],
+        }
     }
 }

@@ -231,6 +231,25 @@ impl ThreadBuilder<'_> {
         self
     }
 
+    /// `if (r == v) { body }`.
+    pub fn if_eq(&mut self, r: &str, v: Value, body: impl FnOnce(&mut Self)) -> &mut Self {
+        let reg = self.reg(r);
+        let head = self.code.len();
+        self.code
+            .push(ins(Instr::Jump { target: InstrId(0) }, "if"));
+        body(self);
+        let exit = InstrId::new(self.code.len());
+        self.code[head].instr = Instr::Branch {
+            cond: Expr::Binary(
+                BinOp::Eq,
+                Box::new(Expr::Reg(reg)),
+                Box::new(Expr::Const(v)),
+            ),
+            target: exit,
+        };
+        self
+    }
+
     /// `while (r == v) { body }`.
     pub fn while_eq(&mut self, r: &str, v: Value, body: impl FnOnce(&mut Self)) -> &mut Self {
         let reg = self.reg(r);

@@ -166,3 +166,126 @@ pub fn describe(p: &Program) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A random program whose control flow and stored values follow what it
+/// reads, for the tests of the engine's splitting of candidates (free and
+/// observer reads): 2-4 threads over the atomic `x`, `y` and the
+/// non-atomic `a`, at most [`MAX_OPS`] operations in all. Besides the
+/// operations of [`random_program`] (no hardware barriers): `if (r == v)`
+/// around a store, stores of a loaded register, non-atomic accesses,
+/// assertions; some programs have a `filter`.
+pub fn random_branching_program(rng: &mut Rng) -> Program {
+    let threads = 2 + rng.below(3) as usize;
+    let mut b = program("branching", &["x", "y", "a"]).non_atomic("a");
+    let mut value = 0;
+    let sizes = loop {
+        let sizes: Vec<usize> = (0..threads).map(|_| 1 + rng.below(4) as usize).collect();
+        if sizes.iter().sum::<usize>() <= MAX_OPS {
+            break sizes;
+        }
+    };
+    for (t, ops) in sizes.into_iter().enumerate() {
+        let mut choices = Vec::new();
+        for _ in 0..ops {
+            value += 1;
+            choices.push((rng.below(9), rng.next(), value));
+        }
+        b = b.thread(&format!("P{t}"), |tb| {
+            let mut loaded: Vec<String> = Vec::new();
+            for (i, (kind, r, v)) in choices.into_iter().enumerate() {
+                let mut rng = Rng(r | 1);
+                let loc = rng.pick(&["x", "y"]);
+                let reg = format!("r{i}");
+                let wo = rng.pick(&[WriteOrd::Rlx, WriteOrd::Rel, WriteOrd::Sc]);
+                let ro = rng.pick(&[ReadOrd::Rlx, ReadOrd::Rlx, ReadOrd::Acq, ReadOrd::Sc]);
+                match kind {
+                    0 => {
+                        tb.store(loc, v, wo);
+                    }
+                    1 | 2 => {
+                        tb.load(&reg, loc, ro);
+                        loaded.push(reg);
+                    }
+                    3 => {
+                        // A branch on a value read earlier, or just read.
+                        let on = match loaded.last() {
+                            Some(r) if rng.below(2) == 0 => r.clone(),
+                            _ => {
+                                tb.load(&reg, loc, ro);
+                                reg.clone()
+                            }
+                        };
+                        let target = rng.pick(&["x", "y"]);
+                        let expect = rng.below(3) as Value;
+                        tb.if_eq(&on, expect, |tb| {
+                            tb.store(target, v, wo);
+                        });
+                    }
+                    4 => match loaded.last() {
+                        Some(r) => {
+                            tb.store_reg(loc, &r.clone(), wo);
+                        }
+                        None => {
+                            tb.store(loc, v, wo);
+                        }
+                    },
+                    5 => {
+                        if rng.below(2) == 0 {
+                            tb.store("a", v, WriteOrd::Na);
+                        } else {
+                            tb.load(&reg, "a", ReadOrd::Na);
+                            loaded.push(reg);
+                        }
+                    }
+                    6 => {
+                        let ord = rng.pick(&[RmwOrd::Rlx, RmwOrd::AcqRel, RmwOrd::Sc]);
+                        if rng.below(2) == 0 {
+                            tb.rmw(&reg, loc, RmwOp::Add, v, ord);
+                        } else {
+                            tb.cas(&reg, loc, rng.below(3) as Value, v, ord);
+                        }
+                        loaded.push(reg);
+                    }
+                    7 => {
+                        let k = rng.pick(&[
+                            C11Fence::Acq,
+                            C11Fence::Rel,
+                            C11Fence::AcqRel,
+                            C11Fence::Sc,
+                        ]);
+                        tb.fence(FenceKind::C11(k));
+                    }
+                    _ => match loaded.last() {
+                        Some(r) => {
+                            tb.assert_eq(&r.clone(), rng.below(3) as Value);
+                        }
+                        None => {
+                            tb.load(&reg, loc, ro);
+                        }
+                    },
+                }
+            }
+        });
+    }
+    let mut p = b.exists(&[]);
+    p.condition = None;
+    p.observed = Vec::new();
+    for (t, th) in p.threads.iter().enumerate() {
+        for r in 0..th.regs.len() {
+            p.observed
+                .push(Observable::Reg(ThreadId::new(t), RegId::new(r)));
+        }
+    }
+    for l in 0..p.locations.len() {
+        p.observed.push(Observable::Loc(LocId::new(l)));
+    }
+    if rng.below(4) == 0 {
+        // A filter on the first location: keeps some outcomes only.
+        p.filter = Some(relaxlab_semantics::ir::Prop::Atom(
+            Observable::Loc(LocId::new(0)),
+            relaxlab_semantics::ir::CmpOp::Ne,
+            0,
+        ));
+    }
+    p
+}
