@@ -3,6 +3,7 @@
 //! the CLI boundary").
 
 use relaxlab_semantics::axiomatic::{self, AxError, AxOptions};
+use relaxlab_semantics::budget::Budget;
 use relaxlab_semantics::c11::{C11r, ScRaces};
 use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::Value;
@@ -39,6 +40,8 @@ pub struct Settings {
     /// Show a progress bar on stderr when an exhaustive exploration runs
     /// past about a second (set by `run` when stderr is a terminal).
     pub progress: bool,
+    /// Interruption, time and memory bounds of every engine run.
+    pub budget: Budget,
 }
 
 impl Default for Settings {
@@ -51,6 +54,7 @@ impl Default for Settings {
             sampling: None,
             mark_non_sc: true,
             progress: false,
+            budget: Budget::default(),
         }
     }
 }
@@ -96,6 +100,7 @@ fn sample_options(s: Sampling, settings: &Settings) -> SampleOptions {
         strategy: s.strategy,
         max_steps: s.max_steps,
         mapping: settings.mapping,
+        budget: settings.budget.clone(),
     }
 }
 
@@ -105,6 +110,7 @@ fn operational<M: MemoryModel>(program: &Program, model: &M, settings: &Settings
     let opts = ExploreOptions {
         max_states: settings.max_states,
         mapping: settings.mapping,
+        budget: settings.budget.clone(),
     };
     match settings.sampling {
         None if settings.progress => {
@@ -234,6 +240,7 @@ pub fn races(
     let opts = ExploreOptions {
         max_states: settings.max_states,
         mapping: settings.mapping,
+        budget: settings.budget.clone(),
     };
     let table = match model {
         OpModel::C11r => operational::explore(program, &C11r::default(), &opts),

@@ -5,6 +5,7 @@
 //! I/O and knows nothing of the litmus syntax (ARCHITECTURE.md, invariant 1).
 
 pub mod axiomatic;
+pub mod budget;
 pub mod c11;
 pub mod c11t;
 pub mod ir;

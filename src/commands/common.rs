@@ -36,6 +36,7 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
         sampling: None,
         mark_non_sc: true,
         progress: false,
+        budget: Default::default(),
     }
 }
 

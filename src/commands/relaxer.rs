@@ -103,6 +103,7 @@ fn predict_exhaustive(
     let opts = ExploreOptions {
         max_states: settings.max_states,
         mapping: settings.mapping,
+        budget: settings.budget.clone(),
     };
     let found = pool.install(|| relaxer::predict_exhaustive(program, length, &opts));
     let n = found.cycles.len();
@@ -197,6 +198,7 @@ fn table<M: MemoryModel>(
     let opts = ExploreOptions {
         max_states: settings.max_states,
         mapping: settings.mapping,
+        budget: settings.budget.clone(),
     };
     let mut out = format!("\n  under {}:\n", model.name());
     out.push_str("    cycle                   created    buggy   feasible  can fail\n");

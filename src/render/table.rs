@@ -237,5 +237,19 @@ pub fn describe_bound(bound: &BoundHit) -> String {
         BoundHit::Unroll(k) => {
             format!("loops unrolled {k} times (--unroll); executions needing more iterations are missing")
         }
+        BoundHit::Interrupted => {
+            "interrupted (Ctrl-C); outcomes beyond this point are missing".to_string()
+        }
+        BoundHit::Timeout { millis } => {
+            format!(
+                "stopped after {} s (--timeout); outcomes beyond it are missing",
+                *millis as f64 / 1000.0
+            )
+        }
+        BoundHit::MaxMemory { bytes } => {
+            format!(
+                "stopped at {bytes} bytes of memory (--max-memory); outcomes beyond it are missing"
+            )
+        }
     }
 }
