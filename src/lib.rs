@@ -10,8 +10,13 @@ pub mod config;
 pub mod engine;
 pub mod exit;
 pub mod files;
+pub mod flags;
+pub mod interrupt;
+pub mod limits;
 pub mod load;
+pub mod progress;
 pub mod render;
+pub mod values;
 
 use std::io::Write;
 

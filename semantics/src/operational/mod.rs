@@ -18,7 +18,7 @@ mod trace;
 pub use dispatch::{buffers_stores, replay_hardware, run_hardware, Run};
 pub use exhaustive::{explore, explore_with_progress, program_for, ExploreOptions};
 pub use flat::Segs;
-pub use sample::{replay, sample, SampleOptions};
+pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOptions};
 pub use schedule::Strategy;
 pub use trace::{describe_step, describe_trace};
 
