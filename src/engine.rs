@@ -241,6 +241,8 @@ pub fn run_detailed(
     let settings = &started(settings);
     match key {
         ModelKey::Op(m) => {
+            // Both explorations below stop at Ctrl-C with what they found.
+            let _ctrl_c = crate::interrupt::interruptible();
             let (mut table, first_runs) = match m {
                 OpModel::Sc => operational(program, &Sc, settings, ""),
                 OpModel::Tso => operational(program, &Tso, settings, ""),
@@ -340,6 +342,7 @@ pub fn races(
         mapping: settings.mapping,
         budget: settings.budget.clone(),
     };
+    let _ctrl_c = crate::interrupt::interruptible();
     let table = match model {
         OpModel::C11r => operational::explore(program, &C11r::default(), &opts),
         OpModel::C11t => operational::explore(program, &C11t, &opts),

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(QuietPipe(stdout.lock()));
     let mut err = std::io::stderr();
     let mut io = relaxlab::Io {
         out: &mut out,
@@ -33,4 +33,24 @@ fn main() -> ExitCode {
     };
     let _ = out.flush();
     exit.into()
+}
+
+/// Standard output that ends relaxlab quietly (exit code 0, as `grep` and
+/// `rg` do) once its reader has gone: `relaxlab run litmus/ | head`.
+struct QuietPipe<W>(W);
+
+impl<W: Write> Write for QuietPipe<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(quiet)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(quiet)
+    }
+}
+
+fn quiet(e: std::io::Error) -> std::io::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    e
 }

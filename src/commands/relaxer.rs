@@ -67,6 +67,9 @@ pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
         if args.exhaustive {
             let file_exit = predict_exhaustive(&program, args.length, &settings, &pool, io)?;
             exit = exit.max(file_exit);
+            if file_exit == Exit::Interrupted {
+                break;
+            }
             continue;
         }
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
@@ -115,7 +118,10 @@ fn predict_exhaustive(
     io: &mut Io<'_>,
 ) -> Outcome {
     let opts = crate::engine::explore_options(settings);
-    let found = pool.install(|| relaxer::predict_exhaustive(program, length, &opts));
+    let found = {
+        let _ctrl_c = interrupt::interruptible();
+        pool.install(|| relaxer::predict_exhaustive(program, length, &opts))
+    };
     let n = found.cycles.len();
     let source = if found.complete {
         "every SC execution"
@@ -136,6 +142,14 @@ fn predict_exhaustive(
     }
     if found.complete {
         return Ok(Exit::Ok);
+    }
+    if interrupt::requested() {
+        writeln!(
+            io.out,
+            "  PARTIAL: interrupted (Ctrl-C); cycles of the executions beyond this point are missing"
+        )
+        .into_diagnostic()?;
+        return Ok(Exit::Interrupted);
     }
     writeln!(
         io.out,

@@ -117,7 +117,8 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
             let mode = mode(key, &settings);
             match format {
                 Format::Table | Format::Herd => {
-                    if !first {
+                    // herd's blocks end with their own blank line.
+                    if !first && format == Format::Table {
                         writeln!(io.out).into_diagnostic()?;
                     }
                     first = false;
