@@ -220,3 +220,26 @@ fn a_test_read_from_standard_input() {
     let r = binary_in(None, &["run", "-", "-"], &text);
     assert_eq!(r.code, Some(2), "{r:?}");
 }
+
+#[test]
+fn a_dot_file_of_a_partial_run_says_so() {
+    let path = std::env::temp_dir().join(format!("relaxlab-partial-{}.dot", std::process::id()));
+    let file = path.to_str().unwrap();
+    let (code, _, _) = relaxlab(&[
+        "run",
+        SB,
+        "--model",
+        "tso",
+        "--max-states",
+        "20",
+        "--dot",
+        file,
+    ]);
+    assert_eq!(code, 3);
+    let dot = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        dot.starts_with("// SB under tso: PARTIAL: stopped after 20 states"),
+        "{dot}"
+    );
+}

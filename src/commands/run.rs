@@ -137,26 +137,26 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                     if settings.progress && format == Format::Table {
                         let _ = writeln!(io.err, "  ({} in {:.2?})", ran.table.model, elapsed);
                     }
-                    graphs.extend(run_graphs);
+                    if args.dot.is_some() {
+                        graphs.extend(with_bounds(&program_ran, &ran.table, run_graphs));
+                    }
                 }
                 Format::Json => {
-                    let to_stdout = matches!(sink, Some(dot::Sink::Stdout));
+                    // With `--dot -` the graphs go inside the run's object
+                    // (whose `bounds` say whether the run is partial).
+                    let inside = match sink {
+                        Some(dot::Sink::Stdout) => Some(run_graphs),
+                        Some(dot::Sink::File(..)) => {
+                            graphs.extend(with_bounds(&program_ran, &ran.table, run_graphs));
+                            None
+                        }
+                        None => None,
+                    };
                     let extras = json::RunExtras {
                         first_runs: ran.first_runs.as_ref(),
                         non_sc_known: non_sc_known(key, &ran, &settings),
-                        graphs: to_stdout.then(|| {
-                            run_graphs
-                                .iter()
-                                .map(|g| json::Graph {
-                                    name: g.name.clone(),
-                                    dot: g.dot.clone(),
-                                })
-                                .collect()
-                        }),
+                        graphs: inside,
                     };
-                    if !to_stdout {
-                        graphs.extend(run_graphs);
-                    }
                     json_runs.push(json::run_with(
                         &file.path,
                         &program_ran,
@@ -331,6 +331,35 @@ fn replay(
         }
     }
     Ok(exit)
+}
+
+/// A run's graphs for a DOT file, after a comment line per bound that cut
+/// the run short (outcomes beyond it have no graph).
+fn with_bounds(
+    program: &Program,
+    table: &OutcomeTable,
+    graphs: Vec<json::Graph>,
+) -> Vec<json::Graph> {
+    let notes: String = table
+        .bounds
+        .iter()
+        .map(|b| {
+            format!(
+                "// {} under {}: PARTIAL: {}\n",
+                program.name,
+                table.model,
+                table::describe_bound(b)
+            )
+        })
+        .collect();
+    if notes.is_empty() {
+        return graphs;
+    }
+    let note = json::Graph {
+        name: format!("{} under {}: bounds", program.name, table.model),
+        dot: notes,
+    };
+    std::iter::once(note).chain(graphs).collect()
 }
 
 /// The title of the graph of `outcome` under `model`: `SB under tso:
