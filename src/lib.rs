@@ -12,6 +12,7 @@ pub mod exit;
 pub mod files;
 pub mod load;
 pub mod render;
+pub mod serve;
 
 use std::io::Write;
 
@@ -76,6 +77,7 @@ where
         cli::Command::Predict(a) => commands::relaxer::predict(a, io),
         cli::Command::Confirm(a) => commands::relaxer::confirm(a, io),
         cli::Command::Bench(a) => commands::bench::bench(a, io),
+        cli::Command::Serve(a) => serve::serve(a, io),
     };
     match result {
         Ok(exit) => exit,

@@ -3,8 +3,7 @@
 use std::time::Instant;
 
 use miette::IntoDiagnostic;
-use relaxlab_semantics::axiomatic;
-use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Value};
+use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::operational::Strategy;
 use relaxlab_semantics::outcome::{OutcomeTable, Trace};
 
@@ -29,7 +28,8 @@ pub enum FlagError {
     ReplayModel,
 }
 
-fn strategy(s: StrategyArg) -> Strategy {
+/// The explorer's strategy for `--strategy`.
+pub fn strategy(s: StrategyArg) -> Strategy {
     match s {
         StrategyArg::Uniform => Strategy::Uniform,
         StrategyArg::Delay => Strategy::Delay,
@@ -246,70 +246,18 @@ fn execution_graphs(
     model: relaxlab_semantics::ir::AxModel,
     settings: &Settings,
 ) -> Vec<String> {
-    use relaxlab_semantics::axiomatic::ExecutionEnd;
-    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
-    let mut seen = std::collections::BTreeMap::new();
-    let _ = axiomatic::visit_consistent(
-        program,
-        model,
-        &engine::ax_options(settings),
-        &mut |ex, end, _| {
-            if let ExecutionEnd::Outcome(values) = end {
-                seen.entry(values.clone())
-                    .or_insert_with(|| axiomatic::to_dot(&prepared, ex));
-            }
-        },
-    );
-    seen.into_values().collect()
+    crate::render::dot::consistent_per_outcome(program, model, settings)
+        .into_values()
+        .collect()
 }
 
 /// The witness of every outcome of the operational `model`, lifted to an
-/// execution (TSAN11 Sec. 6.1), as DOT digraphs; `ran` is the program the
-/// model ran. A witness the twin axiomatic model rejects (a racy `c11r`
-/// outcome, which C11 leaves undefined; anything else would be a bug, as
-/// every operational model lies within its twin) is drawn all the same,
-/// after a comment naming the axiom; one that cannot be lifted (too many
-/// events) is a comment saying why.
+/// execution, as DOT digraphs ([`crate::render::dot::lifted`]); `ran` is
+/// the program the model ran.
 fn lifted_graphs(ran: &Program, model: OpModel, table: &OutcomeTable) -> Vec<String> {
     table
         .rows
         .iter()
-        .filter_map(|row| {
-            let witness = row.witness.as_ref()?;
-            let outcome = outcome_text(ran, &row.values);
-            Some(match axiomatic::lift(ran, model, witness) {
-                // Not expected (every c11t trace names each location's
-                // last store, and the lift keeps it): said, never drawn as
-                // this outcome's graph.
-                Ok(l) if l.outcome.as_ref() != Some(&row.values) => format!(
-                    "// {} witness of [{outcome}]: not drawn: the lifted execution ends with other final values\n",
-                    model.name()
-                ),
-                Ok(l) => match &l.verdict {
-                    Ok(()) => axiomatic::to_dot(ran, &l.execution),
-                    Err(r) => format!(
-                        "// {} witness of [{outcome}]: ax.{} rejects it: {r}\n{}",
-                        model.name(),
-                        axiomatic::twin(model).name(),
-                        axiomatic::to_dot(ran, &l.execution)
-                    ),
-                },
-                Err(e) => format!(
-                    "// {} witness of [{outcome}]: not drawn: {e}\n",
-                    model.name()
-                ),
-            })
-        })
+        .filter_map(|row| crate::render::dot::lifted(ran, model, row))
         .collect()
-}
-
-/// `a=0 b=1`: an outcome with the observables' names.
-fn outcome_text(program: &Program, values: &[Value]) -> String {
-    program
-        .observed
-        .iter()
-        .zip(values)
-        .map(|(o, v)| format!("{}={v}", program.observable_name(*o)))
-        .collect::<Vec<_>>()
-        .join(" ")
 }

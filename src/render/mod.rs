@@ -1,5 +1,6 @@
 //! Rendering results for people (tables, traces) and programs (JSON).
 
+pub mod dot;
 pub mod herd;
 pub mod json;
 pub mod table;
