@@ -132,9 +132,14 @@ impl App {
             .map_err(|_| ApiError::Busy)?
             .map_err(|_| ApiError::Busy)?;
         let flag = Arc::new(AtomicBool::new(false));
+        // The deadline counts from the request's arrival (time spent
+        // waiting for a slot included) and reports the server's limit.
         let budget = Budget {
             interrupt: Some(flag.clone()),
-            deadline: Some(Deadline::after(limit.saturating_sub(started.elapsed()))),
+            deadline: Some(Deadline {
+                at: started.into_std() + limit,
+                after: limit,
+            }),
             memory: None,
         };
         let pool = self.pool.clone();

@@ -2,7 +2,7 @@
 //! text the CLI would print (without colour), and each label's span as an
 //! offset into the source the request sent, so the editor can mark it.
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, Report, SourceSpan};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, Report, SourceCode, SourceSpan};
 use serde::Serialize;
 
 /// One labelled span of a diagnostic.
@@ -51,9 +51,48 @@ fn line_column(text: &str, byte: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// Does the diagnostic's source text equal `source`?
-fn speaks_of(report: &Report, source: &str) -> bool {
-    let Some(code) = report.source_code() else {
+/// A diagnostic with the source text of the one it is related to (miette
+/// gives `related` diagnostics no source of their own).
+struct WithSource<'a> {
+    inner: &'a dyn Diagnostic,
+    source: Option<&'a dyn SourceCode>,
+}
+
+impl std::fmt::Debug for WithSource<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.inner, f)
+    }
+}
+
+impl std::fmt::Display for WithSource<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self.inner, f)
+    }
+}
+
+impl std::error::Error for WithSource<'_> {}
+
+impl Diagnostic for WithSource<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.inner.code()
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        self.inner.severity()
+    }
+    fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.inner.help()
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.inner.source_code().or(self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.inner.labels()
+    }
+}
+
+/// Does `code` hold exactly `source`?
+fn speaks_of(code: Option<&dyn SourceCode>, source: &str) -> bool {
+    let Some(code) = code else {
         return false;
     };
     let whole = SourceSpan::from(0..source.len());
@@ -62,20 +101,51 @@ fn speaks_of(report: &Report, source: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// `report` for the page; `source`: the text the request sent.
-pub(crate) fn to_json(report: &Report, source: &str) -> DiagnosticJson {
+/// `report` for the page, one entry per diagnostic it holds (a report of
+/// several errors holds them as related diagnostics); `source`: the text
+/// the request sent.
+pub(crate) fn to_json(report: &Report, source: &str) -> Vec<DiagnosticJson> {
+    let mut out = Vec::new();
+    flatten(report.as_ref(), None, source, &mut out);
+    out
+}
+
+fn flatten<'a>(
+    diagnostic: &'a dyn Diagnostic,
+    inherited: Option<&'a dyn SourceCode>,
+    source: &str,
+    out: &mut Vec<DiagnosticJson>,
+) {
+    let code = diagnostic.source_code().or(inherited);
+    let has_labels = diagnostic.labels().is_some_and(|mut l| l.next().is_some());
+    if let (false, Some(related)) = (has_labels, diagnostic.related()) {
+        let before = out.len();
+        for r in related {
+            flatten(r, code, source, out);
+        }
+        if out.len() > before {
+            return;
+        }
+    }
+    out.push(one(
+        &WithSource {
+            inner: diagnostic,
+            source: code,
+        },
+        source,
+    ));
+}
+
+fn one(d: &WithSource<'_>, source: &str) -> DiagnosticJson {
     let mut rendered = String::new();
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
         .with_width(100)
         .with_links(false);
-    if handler
-        .render_report(&mut rendered, report.as_ref() as &dyn Diagnostic)
-        .is_err()
-    {
-        rendered = format!("{report}");
+    if handler.render_report(&mut rendered, d).is_err() {
+        rendered = d.to_string();
     }
-    let here = speaks_of(report, source);
-    let labels = report
+    let here = speaks_of(d.source_code(), source);
+    let labels = d
         .labels()
         .map(|labels| {
             labels
@@ -94,9 +164,9 @@ pub(crate) fn to_json(report: &Report, source: &str) -> DiagnosticJson {
         })
         .unwrap_or_default();
     DiagnosticJson {
-        message: report.to_string(),
-        code: report.code().map(|c| c.to_string()),
-        help: report.help().map(|h| h.to_string()),
+        message: d.to_string(),
+        code: d.code().map(|c| c.to_string()),
+        help: d.help().map(|h| h.to_string()),
         labels,
         rendered,
     }

@@ -166,7 +166,7 @@ fn answer(
     let report = |r: &miette::Report, exit: &mut Exit, answer: &mut RunAnswer| {
         answer
             .diagnostics
-            .push(diagnostics::to_json(r, &request.source));
+            .extend(diagnostics::to_json(r, &request.source));
         *exit = (*exit).max(Exit::InputError);
     };
     let mut settings = settings(limits, request.mapping, budget);

@@ -342,12 +342,8 @@ fn load_session(
         path: request.file.clone().unwrap_or_else(|| DEFAULT_FILE.into()),
         text: request.source.clone(),
     };
-    let refuse = |r: miette::Report| {
-        Ok(Started::Refused(vec![diagnostics::to_json(
-            &r,
-            &request.source,
-        )]))
-    };
+    let refuse =
+        |r: miette::Report| Ok(Started::Refused(diagnostics::to_json(&r, &request.source)));
     let program = match load::program(&file) {
         Ok(p) => p,
         Err(r) => return refuse(r),
@@ -408,16 +404,18 @@ pub(crate) async fn start(
     let model = match parse_models(std::slice::from_ref(&request.model)) {
         Ok(keys) => match keys[..] {
             [ModelKey::Op(m)] => m,
-            _ => return Err(bad(format!(
+            _ => {
+                return Err(bad(format!(
                 "the stepper runs operational models (sc, tso, pso, pslo, c11r, c11t), not `{}`",
                 request.model
-            ))),
+            )))
+            }
         },
         Err(r) => {
             return Ok(Json(StepAnswer {
                 session: None,
                 model: None,
-                diagnostics: vec![diagnostics::to_json(&r, &request.source)],
+                diagnostics: diagnostics::to_json(&r, &request.source),
                 view: None,
             }))
         }

@@ -327,6 +327,7 @@ function renderRun(r, dots) {
       el('thead', {}, el('tr', {}, el('th', {}), r.columns.map((c) => el('th', {}, c)),
         counted ? el('th', {}, countName) : null, el('th', { class: 'notes' }, 'notes'))),
       rows),
+    el('div', { class: 'details' }),
     r.failures.length ? el('div', {}, el('strong', {}, 'failures'), el('ul', {}, r.failures.map((f, k) => {
       const li = el('li', {}, `${f.what}${counted ? ` (${f.count})` : ''} `);
       if (f.witness) li.append(el('pre', { class: 'witness' }, f.witness.join('\n')));
@@ -342,28 +343,30 @@ function renderRun(r, dots) {
       + (operational ? ' — click a row for its witness and graph' : ' — click a row for its execution graph')));
 }
 
+/** Shows (or hides, on a second click) the witness and graph of a row
+ * under the run's table. */
 function toggleDetail(tr, r, row, dot, follow) {
-  const next = tr.nextElementSibling;
-  if (next && next.classList.contains('detail')) {
-    next.remove();
-    tr.classList.remove('open');
-    return;
-  }
+  const section = tr.closest('section.run');
+  const box = $('.details', section);
+  const wasOpen = tr.classList.contains('open');
+  for (const other of section.querySelectorAll('tr.row.open')) other.classList.remove('open');
+  box.textContent = '';
+  if (wasOpen) return;
   tr.classList.add('open');
   const operational = !r.model.startsWith('ax.');
-  const cell = el('td', { colspan: tr.children.length });
-  if (row.witness) cell.append(el('pre', { class: 'witness' }, row.witness.join('\n')));
+  const values = r.columns.map((c, i) => `${c}=${row.values[i]}`).join(' ');
+  box.append(el('div', { class: 'detail-title' }, `outcome ${values}`));
+  if (row.witness) box.append(el('pre', { class: 'witness' }, row.witness.join('\n')));
   if (operational && row.witness) {
-    cell.append(el('button', { class: 'follow', onclick: () => startStepper(r.model, follow) }, 'step through this witness'));
+    box.append(el('button', { class: 'follow', onclick: () => startStepper(r.model, follow) }, 'step through this witness'));
   }
   if (dot) {
     const graph = el('div', { class: 'graph' });
-    cell.append(graph);
+    box.append(graph);
     drawGraph(graph, dot);
   } else if (!row.witness) {
-    cell.append(el('div', { class: 'muted' }, 'no witness: run with witnesses or graphs on'));
+    box.append(el('div', { class: 'muted' }, 'no witness: run with witnesses or graphs on'));
   }
-  tr.after(el('tr', { class: 'detail' }, cell));
 }
 
 let vizInstance = null;

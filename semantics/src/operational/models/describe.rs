@@ -96,7 +96,7 @@ impl Describe for Pslo {
                     if !h.is_empty() {
                         groups.push(Group::hinted(
                             format!("history of {}", loc_name(program, a)),
-                            "loads may read any, oldest first",
+                            "oldest first; a load may read any entry",
                             values(h),
                         ));
                     }
