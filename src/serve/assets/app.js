@@ -530,6 +530,8 @@ async function main() {
   const params = new URLSearchParams(location.search);
   const test = params.get('test') || 'classic/SB.litmus';
   await openTest(test);
+  if (params.get('mapping')) $('#opt-mapping').value = params.get('mapping');
+  if (params.get('unroll')) $('#opt-unroll').value = params.get('unroll');
   const models = (params.get('model') || '').split(',').filter(Boolean);
   if (models.length) {
     selectModels(models);
