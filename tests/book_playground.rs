@@ -174,8 +174,9 @@ fn every_playground_link_opens_a_bundled_test_under_real_models() {
     let mut bad = Vec::new();
     let mut links = 0;
     for (chapter, text) in chapters() {
-        for (i, _) in text.match_indices(BASE) {
-            let rest = &text[i + BASE.len()..];
+        let opener = format!("]({BASE}?");
+        for (i, _) in text.match_indices(&opener) {
+            let rest = &text[i + opener.len() - 1..];
             let query = &rest[..rest.find(')').unwrap_or(rest.len())];
             links += 1;
             for pair in query.trim_start_matches('?').split('&') {

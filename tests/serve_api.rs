@@ -543,3 +543,44 @@ fn a_huge_pasted_test_is_answered() {
         assert_eq!(answer["exit"], json!(2));
     });
 }
+
+#[test]
+fn an_axiomatic_run_past_the_time_limit_is_abandoned_and_the_server_goes_on() {
+    let runtime = relaxlab::serve::runtime().unwrap();
+    runtime.block_on(async {
+        let app = app(Limits {
+            request_timeout: Duration::from_secs(1),
+            max_candidates: u64::MAX,
+            ..Limits::default()
+        });
+        // Seconds of candidate enumeration, which the axiomatic engine
+        // does not interrupt: the answer is given up on at the deadline.
+        let big = source("litmus/bench/bench-2+2W4x4.litmus");
+        let started = std::time::Instant::now();
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": big, "models": ["ax.tso"] })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("within 1 s"),
+            "{answer}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(5));
+        // The abandoned run keeps its slot until it ends; the other slot
+        // still serves.
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": source("litmus/classic/SB.litmus") })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    });
+    // Do not wait for the abandoned run.
+    runtime.shutdown_background();
+}

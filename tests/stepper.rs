@@ -95,6 +95,7 @@ fn walk(path: &str, model: OpModel, labels: &[&str]) -> String {
 }
 
 fn golden(name: &str, text: String) {
+    assert!(GOLDEN.contains(&name), "add `{name}` to GOLDEN");
     insta::with_settings!({
         snapshot_path => "stepper",
         prepend_module_to_snapshot => false,
@@ -263,4 +264,26 @@ fn every_witness_of_the_library_replays_in_the_stepper() {
         }
     }
     assert!(replayed > 1000, "only {replayed} witnesses replayed");
+}
+
+/// The golden views above, for the orphan check.
+const GOLDEN: [&str; 5] = [
+    "sb-tso",
+    "mp-pso",
+    "iriw-pslo",
+    "mp-rel-acq-c11r",
+    "2+2w-c11t",
+];
+
+/// No snapshot in tests/stepper/ outlives its test.
+#[test]
+fn no_orphan_stepper_snapshots() {
+    let dir = support::root().join("tests/stepper");
+    let orphans: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !GOLDEN.iter().any(|g| *n == format!("{g}.snap")))
+        .collect();
+    assert!(orphans.is_empty(), "orphan snapshots: {orphans:?}");
 }

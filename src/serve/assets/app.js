@@ -39,6 +39,9 @@ async function api(path, body) {
   const text = await response.text();
   let data;
   try { data = JSON.parse(text); } catch { data = { error: text }; }
+  if (response.status === 413) {
+    throw new Error('the test is larger than the server accepts (relaxlab serve --max-request-bytes)');
+  }
   if (!response.ok) throw new Error(data.error || response.statusText);
   return data;
 }
@@ -289,6 +292,7 @@ async function run() {
       + (answer.exit === 3 ? ' (partial: a bound cut a result short)' : '')
       + (answer.diagnostics.length ? ` — ${answer.diagnostics.length} diagnostic${answer.diagnostics.length === 1 ? '' : 's'}` : '');
   } catch (e) {
+    $('#results').textContent = '';
     $('#run-status').textContent = `error: ${e.message}`;
   } finally {
     state.running = false;
@@ -507,6 +511,7 @@ async function main() {
     // Edits invalidate the marks of the last answer.
     state.marks.error = [];
     state.marks.next = [];
+    if (state.file) $('#test-name').textContent = `${state.file} (edited)`;
     scheduleHighlight();
   });
   area.addEventListener('scroll', syncScroll);
