@@ -49,6 +49,8 @@ pub enum Command {
     Confirm(ConfirmArgs),
     /// Measure exploration speed and memory on the benchmark tests.
     Bench(BenchArgs),
+    /// Serve the playground: relaxlab in a web browser, with a stepper.
+    Serve(ServeArgs),
 }
 
 /// Output formats of `run`.
@@ -396,4 +398,38 @@ pub struct BenchArgs {
     /// 10000000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_states: Option<u64>,
+}
+
+/// `relaxlab serve`: the playground's server and its limits.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port).
+    #[arg(long, short = 'p', default_value_t = 7878)]
+    pub port: u16,
+    /// The address to listen on. Anything but a loopback address lets
+    /// other machines run tests on this one: relaxlab warns.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the playground in a web browser, if one can be found.
+    #[arg(long)]
+    pub open: bool,
+    /// Time limit of one request's explorations, in seconds.
+    #[arg(long, default_value_t = 10)]
+    pub request_timeout: u64,
+    /// State bound of one operational exploration (a request may ask for
+    /// fewer, never more).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_states: u64,
+    /// Candidate bound of one axiomatic run (a request may ask for fewer).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_candidates: u64,
+    /// Requests that explore at the same time; more wait their turn.
+    #[arg(long, default_value_t = 2)]
+    pub max_running: usize,
+    /// The largest request accepted, in bytes.
+    #[arg(long, default_value_t = 256 * 1024)]
+    pub max_request_bytes: usize,
+    /// Worker threads of exhaustive exploration (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
 }

@@ -320,7 +320,7 @@ fn replay(
         }
         match outcome {
             Some(values) => {
-                writeln!(io.out, "  outcome: {}", outcome_text(&program, &values))
+                writeln!(io.out, "  outcome: {}", dot::outcome_text(&program, &values))
                     .into_diagnostic()?;
             }
             None => writeln!(
@@ -362,98 +362,36 @@ fn with_bounds(
     std::iter::once(note).chain(graphs).collect()
 }
 
-/// The title of the graph of `outcome` under `model`: `SB under tso:
-/// P0:r0=0 P1:r0=0`.
-fn graph_title(program: &Program, model: &str, outcome: &[Value]) -> String {
-    let values = outcome_text(program, outcome);
-    if values.is_empty() {
-        format!("{} under {model}: (nothing observed)", program.name)
-    } else {
-        format!("{} under {model}: {values}", program.name)
-    }
-}
-
 /// One consistent execution per outcome of `model`, as DOT digraphs.
 fn execution_graphs(
     program: &Program,
     model: relaxlab_semantics::ir::AxModel,
     settings: &Settings,
 ) -> Vec<json::Graph> {
-    use relaxlab_semantics::axiomatic::ExecutionEnd;
-    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
-    let mut seen = std::collections::BTreeMap::new();
-    let _ = axiomatic::visit_consistent(
-        program,
-        model,
-        &engine::ax_options(settings),
-        &mut |ex, end, _| {
-            if let ExecutionEnd::Outcome(values) = end {
-                seen.entry(values.clone())
-                    .or_insert_with(|| axiomatic::to_dot(&prepared, ex));
-            }
-        },
-    );
     let name = ModelKey::Ax(model).to_string();
-    seen.into_iter()
-        .map(|(values, graph)| {
-            let title = graph_title(&prepared, &name, &values);
-            json::Graph {
-                dot: dot::titled(&graph, &title),
-                name: title,
-            }
+    dot::consistent_per_outcome(program, model, settings)
+        .into_iter()
+        .map(|(values, dot)| json::Graph {
+            name: dot::graph_title(program, &name, &values),
+            dot,
         })
         .collect()
 }
 
 /// The witness of every outcome of the operational `model`, lifted to an
-/// execution (TSAN11 Sec. 6.1), as DOT digraphs; `ran` is the program the
-/// model ran. A witness the twin axiomatic model rejects (a racy `c11r`
-/// outcome, which C11 leaves undefined; anything else would be a bug, as
-/// every operational model lies within its twin) is drawn all the same,
-/// after a comment naming the axiom; one that cannot be lifted (too many
-/// events) is a comment saying why.
+/// execution, as DOT digraphs ([`dot::lifted`]); `ran` is the program the
+/// model ran.
 fn lifted_graphs(ran: &Program, model: OpModel, table: &OutcomeTable) -> Vec<json::Graph> {
     table
         .rows
         .iter()
         .filter_map(|row| {
-            let witness = row.witness.as_ref()?;
-            let outcome = outcome_text(ran, &row.values);
-            let title = graph_title(ran, model.name(), &row.values);
-            let dot = match axiomatic::lift(ran, model, witness) {
-                // Not expected (every c11t trace names each location's
-                // last store, and the lift keeps it): said, never drawn as
-                // this outcome's graph.
-                Ok(l) if l.outcome.as_ref() != Some(&row.values) => format!(
-                    "// {} witness of [{outcome}]: not drawn: the lifted execution ends with other final values\n",
-                    model.name()
-                ),
-                Ok(l) => match &l.verdict {
-                    Ok(()) => dot::titled(&axiomatic::to_dot(ran, &l.execution), &title),
-                    Err(r) => format!(
-                        "// {} witness of [{outcome}]: ax.{} rejects it: {r}\n{}",
-                        model.name(),
-                        axiomatic::twin(model).name(),
-                        dot::titled(&axiomatic::to_dot(ran, &l.execution), &title)
-                    ),
-                },
-                Err(e) => format!(
-                    "// {} witness of [{outcome}]: not drawn: {e}\n",
-                    model.name()
-                ),
-            };
-            Some(json::Graph { name: title, dot })
+            let dot = dot::lifted(ran, model, row)?;
+            Some(json::Graph {
+                name: dot::graph_title(ran, model.name(), &row.values),
+                dot,
+            })
         })
         .collect()
 }
 
-/// `a=0 b=1`: an outcome with the observables' names.
-fn outcome_text(program: &Program, values: &[Value]) -> String {
-    program
-        .observed
-        .iter()
-        .zip(values)
-        .map(|(o, v)| format!("{}={v}", program.observable_name(*o)))
-        .collect::<Vec<_>>()
-        .join(" ")
-}

@@ -22,7 +22,8 @@ pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOption
 pub use schedule::Strategy;
 pub use trace::{describe_step, describe_trace};
 
-// Hooks for RELAXER's Phase II scheduler (`crate::relaxer::confirm`),
-// which drives single runs move by move.
-pub(crate) use interp::{Ended, Group, Interp};
-pub(crate) use runner::{MoveInfo, Runner, Status};
+// Hooks for RELAXER's Phase II scheduler (`crate::relaxer::confirm`) and
+// the playground's stepper (`crate::stepper`), which drive single runs
+// move by move.
+pub(crate) use interp::{Ended, Group, Interp, FINISHED, NOT_STARTED};
+pub(crate) use runner::{MoveInfo, Preview, Runner, Status};
