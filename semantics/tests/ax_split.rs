@@ -103,36 +103,6 @@ fn split_equals_whole_on_fig6() {
     );
 }
 
-fn fig6() -> Program {
-    program("fig6", &["x", "y"])
-        .thread("P0", |t| {
-            t.store("x", 1, SRlx).store("x", 2, SSc).store("y", 1, SSc);
-        })
-        .thread("P1", |t| {
-            t.store("x", 3, SRlx).store("y", 2, SSc);
-        })
-        .thread("P2", |t| {
-            t.store("y", 3, SSc).load("r", "x", LSc);
-        })
-        .thread("P3", |t| {
-            t.load("s1", "x", LRlx)
-                .load("s2", "x", LRlx)
-                .load("s3", "x", LRlx)
-                .load("t1", "y", LRlx)
-                .load("t2", "y", LRlx)
-                .load("t3", "y", LRlx);
-        })
-        .exists(&[
-            ("P2", "r", 1),
-            ("P3", "s1", 1),
-            ("P3", "t1", 1),
-            ("P3", "s2", 2),
-            ("P3", "t2", 2),
-            ("P3", "s3", 3),
-            ("P3", "t3", 3),
-        ])
-}
-
 /// IRIW with relaxed readers: the observers of two threads close an SC
 /// cycle together, so the non-SC mark needs the observer graph.
 #[test]

@@ -29,9 +29,12 @@ use super::execution::{AxError, Event, EventId, EventKind, Execution};
 use super::observers::{location_groups, Group};
 use super::paths::Paths;
 use super::relation::{single, EventSet, Relation};
+use super::run::BUDGET_POLL;
 pub(crate) use super::skeleton::{additional_synchronisation, init_events, program_order};
 use super::skeleton::{build_skeleton, Chooser, Skeleton};
+use crate::budget::Budget;
 use crate::ir::{Program, Value};
+use crate::outcome::BoundHit;
 
 /// Counters of an enumeration.
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,6 +45,9 @@ pub(crate) struct Enumerated {
     pub combinations: u64,
     /// The candidate bound was reached.
     pub truncated: bool,
+    /// The budget ran out (Ctrl-C, time, memory): the enumeration stopped
+    /// between two cores.
+    pub stopped: Option<BoundHit>,
 }
 
 /// How many nodes of the search over path combinations may be visited
@@ -70,15 +76,19 @@ pub(crate) struct Candidate<'a> {
 pub(crate) type ObserverPolicy<'f> = dyn Fn(&Skeleton) -> EventSet + 'f;
 
 /// Calls `visit` on every core candidate; at most `max` candidates,
-/// observers' choices counted.
+/// observers' choices counted. `budget` is polled every [`BUDGET_POLL`]
+/// candidates, between cores; once it runs out the enumeration stops and
+/// says why ([`Enumerated::stopped`]).
 pub(crate) fn for_each_candidate(
     program: &Program,
     paths: &Paths,
     max: u64,
+    budget: &Budget,
     observers: &ObserverPolicy<'_>,
     visit: &mut dyn FnMut(&Candidate<'_>),
 ) -> Result<Enumerated, AxError> {
     let mut counters = Enumerated::default();
+    let mut poll = Poll { budget, next: 0 };
     let mut chooser = Chooser::new(
         program,
         paths,
@@ -87,8 +97,8 @@ pub(crate) fn for_each_candidate(
     chooser.choose(&mut |choice| {
         let skeleton = build_skeleton(program, choice)?;
         let obs = observers(&skeleton);
-        enumerate_rf_co(&skeleton, obs, max, &mut counters, visit);
-        Ok(!counters.truncated)
+        enumerate_rf_co(&skeleton, obs, max, &mut poll, &mut counters, visit);
+        Ok(!counters.truncated && counters.stopped.is_none())
     })?;
     counters.combinations = chooser.nodes;
     counters.truncated |= chooser.truncated;
@@ -115,6 +125,7 @@ fn enumerate_rf_co(
     skeleton: &Skeleton,
     observers: EventSet,
     max: u64,
+    poll: &mut Poll<'_>,
     counters: &mut Enumerated,
     visit: &mut dyn FnMut(&Candidate<'_>),
 ) {
@@ -143,6 +154,10 @@ fn enumerate_rf_co(
     loop {
         if counters.candidates >= max {
             counters.truncated = true;
+            return;
+        }
+        if let Some(hit) = poll.exhausted(counters.candidates) {
+            counters.stopped = Some(hit);
             return;
         }
         exec.rf.clear();
@@ -184,6 +199,24 @@ fn enumerate_rf_co(
         if limit.is_some() || !step(&mut idx, |l| per_loc[l].len()) {
             return;
         }
+    }
+}
+
+/// The budget, polled once [`BUDGET_POLL`] more candidates are counted.
+struct Poll<'b> {
+    budget: &'b Budget,
+    /// The candidate count at which to poll next.
+    next: u64,
+}
+
+impl Poll<'_> {
+    /// The bound that ran out, if it is time to look and one has.
+    fn exhausted(&mut self, candidates: u64) -> Option<BoundHit> {
+        if candidates < self.next {
+            return None;
+        }
+        self.next = candidates.saturating_add(BUDGET_POLL);
+        self.budget.exhausted()
     }
 }
 

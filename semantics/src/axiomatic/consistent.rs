@@ -259,105 +259,112 @@ where
             Split::Observers => observer_reads(&group_models, s),
             Split::Whole => 0,
         };
-        let counters = for_each_candidate(&prepared, &paths, max, &policy, &mut |cand| {
-            let mut columns: Option<Columns> = None;
-            let mut marks = LazyMarks {
-                cand,
-                marks: None,
-                scratch: None,
-            };
-            for (k, &j) in group.iter().enumerate() {
-                let model = models[j];
-                let Ok(accepted) = check_with_order(model, cand.exec) else {
-                    continue;
+        let counters =
+            for_each_candidate(&prepared, &paths, max, &opts.budget, &policy, &mut |cand| {
+                let mut columns: Option<Columns> = None;
+                let mut marks = LazyMarks {
+                    cand,
+                    marks: None,
+                    scratch: None,
                 };
-                let sc = accepted.sc;
-                // The C11 models' happens-before: their races, and the
-                // bound on their observers' sources.
-                let races = match &accepted.hb {
-                    Some(hb) => c11::races_under(cand.exec, hb),
-                    None => Vec::new(),
-                };
-                let failures = &cand.skeleton.failures;
-                let columns = columns.get_or_insert_with(|| Columns::new(&prepared, cand));
-                let mut first = true;
-                // Reports one execution, its outcome id given.
-                let mut report = |outcomes: &mut Outcomes, id: u32, choice: &[&[usize]]| {
-                    let end = if failures.is_empty() {
-                        if !outcomes.keeps(&prepared, id) {
-                            return;
-                        }
-                        End::Outcome(id)
-                    } else {
-                        End::Failed(failures)
+                for (k, &j) in group.iter().enumerate() {
+                    let model = models[j];
+                    let Ok(accepted) = check_with_order(model, cand.exec) else {
+                        continue;
                     };
-                    consistent[k] += 1;
-                    let found = Found {
-                        cand,
-                        choice,
-                        end,
-                        outcomes: &outcomes.ids,
-                        races: &races,
-                        sc: &sc,
-                        first,
+                    let sc = accepted.sc;
+                    // The C11 models' happens-before: their races, and the
+                    // bound on their observers' sources.
+                    let races = match &accepted.hb {
+                        Some(hb) => c11::races_under(cand.exec, hb),
+                        None => Vec::new(),
                     };
-                    first = false;
-                    f(j, &found, &mut marks);
-                };
-                if cand.observers.is_empty() {
-                    let p = outcomes.ids.prefix(&columns.base);
-                    let id = outcomes.ids.outcome(p, NO_TUPLE);
-                    report(&mut outcomes, id, &[]);
-                    continue;
-                }
-                let owned;
-                let bound = match &accepted.hb {
-                    Some(hb) => hb,
-                    None => {
-                        owned = observer_bound(model, cand.exec);
-                        &owned
+                    let failures = &cand.skeleton.failures;
+                    let columns = columns.get_or_insert_with(|| Columns::new(&prepared, cand));
+                    let mut first = true;
+                    // Reports one execution, its outcome id given.
+                    let mut report = |outcomes: &mut Outcomes, id: u32, choice: &[&[usize]]| {
+                        let end = if failures.is_empty() {
+                            if !outcomes.keeps(&prepared, id) {
+                                return;
+                            }
+                            End::Outcome(id)
+                        } else {
+                            End::Failed(failures)
+                        };
+                        consistent[k] += 1;
+                        let found = Found {
+                            cand,
+                            choice,
+                            end,
+                            outcomes: &outcomes.ids,
+                            races: &races,
+                            sc: &sc,
+                            first,
+                        };
+                        first = false;
+                        f(j, &found, &mut marks);
+                    };
+                    if cand.observers.is_empty() {
+                        let p = outcomes.ids.prefix(&columns.base);
+                        let id = outcomes.ids.outcome(p, NO_TUPLE);
+                        report(&mut outcomes, id, &[]);
+                        continue;
                     }
-                };
-                let ext = Extensions::new(cand, bound, &mut sequences);
-                // The last group varies fastest: its tuples are interned
-                // once per sequence, the prefix once per choice of the
-                // groups before it.
-                let last = cand.observers.len() - 1;
-                let last_columns: Vec<usize> =
-                    columns.per_group[last].iter().map(|&(c, _)| c).collect();
-                let mut tuples: Vec<Option<u32>> = vec![None; ext.sequences_of(last)];
-                let mut prefix_id = 0;
-                let mut started = false;
-                ext.for_each(|choice| {
-                    if !started || choice.changed < last {
-                        started = true;
-                        prefix.clone_from(&columns.base);
-                        for g in 0..last {
-                            columns.fill_group(cand, g, choice.seqs[g], &mut prefix);
-                        }
-                        prefix_id = outcomes.ids.prefix(&prefix);
-                    }
-                    let t = choice.idx[last];
-                    let tuple = match tuples[t] {
-                        Some(id) => id,
-                        None if last_columns.is_empty() => NO_TUPLE,
+                    let owned;
+                    let bound = match &accepted.hb {
+                        Some(hb) => hb,
                         None => {
-                            group_values.clear();
-                            group_values.resize(prepared.observed.len(), 0);
-                            columns.fill_group(cand, last, choice.seqs[last], &mut group_values);
-                            let vals: Vec<Value> =
-                                last_columns.iter().map(|&c| group_values[c]).collect();
-                            let id = outcomes.ids.tuple(&last_columns, &vals);
-                            tuples[t] = Some(id);
-                            id
+                            owned = observer_bound(model, cand.exec);
+                            &owned
                         }
                     };
-                    let id = outcomes.ids.outcome(prefix_id, tuple);
-                    report(&mut outcomes, id, choice.seqs);
-                });
-            }
-        })?;
+                    let ext = Extensions::new(cand, bound, &mut sequences);
+                    // The last group varies fastest: its tuples are interned
+                    // once per sequence, the prefix once per choice of the
+                    // groups before it.
+                    let last = cand.observers.len() - 1;
+                    let last_columns: Vec<usize> =
+                        columns.per_group[last].iter().map(|&(c, _)| c).collect();
+                    let mut tuples: Vec<Option<u32>> = vec![None; ext.sequences_of(last)];
+                    let mut prefix_id = 0;
+                    let mut started = false;
+                    ext.for_each(|choice| {
+                        if !started || choice.changed < last {
+                            started = true;
+                            prefix.clone_from(&columns.base);
+                            for g in 0..last {
+                                columns.fill_group(cand, g, choice.seqs[g], &mut prefix);
+                            }
+                            prefix_id = outcomes.ids.prefix(&prefix);
+                        }
+                        let t = choice.idx[last];
+                        let tuple = match tuples[t] {
+                            Some(id) => id,
+                            None if last_columns.is_empty() => NO_TUPLE,
+                            None => {
+                                group_values.clear();
+                                group_values.resize(prepared.observed.len(), 0);
+                                columns.fill_group(
+                                    cand,
+                                    last,
+                                    choice.seqs[last],
+                                    &mut group_values,
+                                );
+                                let vals: Vec<Value> =
+                                    last_columns.iter().map(|&c| group_values[c]).collect();
+                                let id = outcomes.ids.tuple(&last_columns, &vals);
+                                tuples[t] = Some(id);
+                                id
+                            }
+                        };
+                        let id = outcomes.ids.outcome(prefix_id, tuple);
+                        report(&mut outcomes, id, choice.seqs);
+                    });
+                }
+            })?;
         let mut bounds = Vec::new();
+        bounds.extend(counters.stopped);
         if counters.truncated || paths.truncated {
             bounds.push(BoundHit::MaxCandidates(counters.candidates));
         }

@@ -34,5 +34,6 @@ pub use relation::{Relation, MAX_EVENTS};
 pub use run::{
     check, consistent_executions, prepare, run_axiomatic, run_axiomatic_many, run_axiomatic_whole,
     visit_consistent, visit_consistent_many, AxOptions, AxSummary, ExecutionEnd, VisitMany,
+    BUDGET_POLL,
 };
 pub use unroll::unroll;

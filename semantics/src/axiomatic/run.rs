@@ -22,13 +22,14 @@ use super::execution::{AxError, EventId, Execution, Rejection};
 use super::hardware;
 use super::relation::Relation;
 use super::unroll::unroll;
+use crate::budget::Budget;
 use crate::ir::{AxModel, Observable, Program, Value};
 use crate::mapping::{compile, Mapping, Target};
 use crate::model::Race;
 use crate::outcome::{BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats};
 
 /// Options of an axiomatic run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct AxOptions {
     /// Unroll loops this many times (`--unroll K`); `None` refuses programs
     /// with loops.
@@ -38,7 +39,16 @@ pub struct AxOptions {
     pub max_candidates: u64,
     /// The compilation mapping for the hardware models (MODELS.md 2.5).
     pub mapping: Mapping,
+    /// Ctrl-C, `--timeout` and `--max-memory`: polled every
+    /// [`BUDGET_POLL`] candidates; once exhausted the run stops with what
+    /// it found, reporting the bound.
+    pub budget: Budget,
 }
+
+/// How many candidates (observers' choices included) the engine judges
+/// between two polls of [`AxOptions::budget`]: a few milliseconds of work
+/// at most.
+pub const BUDGET_POLL: u64 = 1024;
 
 impl Default for AxOptions {
     /// No unrolling, a million candidates (a few seconds at worst), the
@@ -48,6 +58,7 @@ impl Default for AxOptions {
             unroll: None,
             max_candidates: 1_000_000,
             mapping: Mapping::Standard,
+            budget: Budget::default(),
         }
     }
 }

@@ -286,3 +286,36 @@ pub fn c11(f: C11Fence) -> FenceKind {
 pub fn hw(f: HwFence) -> FenceKind {
     FenceKind::Hw(f)
 }
+
+/// herd's `fig6` (Vafeiadis et al., POPL 2015, Fig. 6): three threads of
+/// SC, release and relaxed stores to two locations and a fourth of six
+/// relaxed observers; 28,800 C11 candidates.
+pub fn fig6() -> Program {
+    program("fig6", &["x", "y"])
+        .thread("P0", |t| {
+            t.store("x", 1, SRlx).store("x", 2, SSc).store("y", 1, SSc);
+        })
+        .thread("P1", |t| {
+            t.store("x", 3, SRlx).store("y", 2, SSc);
+        })
+        .thread("P2", |t| {
+            t.store("y", 3, SSc).load("r", "x", LSc);
+        })
+        .thread("P3", |t| {
+            t.load("s1", "x", LRlx)
+                .load("s2", "x", LRlx)
+                .load("s3", "x", LRlx)
+                .load("t1", "y", LRlx)
+                .load("t2", "y", LRlx)
+                .load("t3", "y", LRlx);
+        })
+        .exists(&[
+            ("P2", "r", 1),
+            ("P3", "s1", 1),
+            ("P3", "t1", 1),
+            ("P3", "s2", 2),
+            ("P3", "t2", 2),
+            ("P3", "s3", 3),
+            ("P3", "t3", 3),
+        ])
+}
