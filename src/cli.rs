@@ -378,7 +378,9 @@ pub struct ConfirmArgs {
 #[command(after_help = "\
 Examples:
   relaxlab bench
-  relaxlab bench litmus/bench/bench-SB4x4.litmus --model tso,pso --jobs 1,2,4")]
+  relaxlab bench litmus/bench/bench-SB4x4.litmus --model tso,pso --jobs 1,2,4
+  relaxlab bench --axiomatic rc11
+  relaxlab bench --axiomatic rc11,c11 litmus/bench/c11-fig6 --runs 10")]
 pub struct BenchArgs {
     /// Benchmark tests (default: litmus/bench).
     pub files: Vec<PathBuf>,
@@ -398,6 +400,15 @@ pub struct BenchArgs {
     /// 10000000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_states: Option<u64>,
+    /// Measure these axiomatic models instead, comma separated: time per
+    /// test and in total, candidates enumerated against consistent (default
+    /// files: litmus/, loop-free tests the models accept).
+    #[arg(long, short = 'a', value_delimiter = ',')]
+    pub axiomatic: Vec<String>,
+    /// How many times each axiomatic measurement is repeated (the median
+    /// and the spread are printed).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..1000))]
+    pub runs: u64,
 }
 
 /// `relaxlab serve`: the playground's server and its limits.

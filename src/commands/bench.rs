@@ -36,6 +36,9 @@ pub struct Measurement {
 }
 
 pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
+    if !args.axiomatic.is_empty() {
+        return super::bench_ax::bench_axiomatic(args, io);
+    }
     let paths = if args.files.is_empty() {
         vec![PathBuf::from("litmus/bench")]
     } else {

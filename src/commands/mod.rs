@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod bench_ax;
 pub mod check;
 pub mod common;
 pub mod compare;
