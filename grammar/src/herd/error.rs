@@ -235,12 +235,43 @@ impl fmt::Display for HerdErrors {
 
 impl std::error::Error for HerdErrors {}
 
+impl HerdErrors {
+    /// The one error, when there is exactly one: `HerdErrors` then shows as
+    /// it (rather than a headline repeating it above itself).
+    fn single(&self) -> Option<&HerdError> {
+        match self.errors.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+}
+
+/// One error is shown as itself; several as a headline with every error
+/// related to it.
 impl Diagnostic for HerdErrors {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new("relaxlab::herd::errors"))
+        match self.single() {
+            Some(one) => one.code(),
+            None => Some(Box::new("relaxlab::herd::errors")),
+        }
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.single().and_then(|e| e.help())
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        self.single().and_then(|e| e.labels())
+    }
+
+    fn url<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.single().and_then(|e| e.url())
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+        match self.single() {
+            Some(_) => None,
+            None => Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic))),
+        }
     }
 }
