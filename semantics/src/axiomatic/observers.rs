@@ -197,13 +197,17 @@ impl SequenceCache {
     }
 }
 
+/// One group's source sequences, and whether the model allows each
+/// (`None`: all).
+type GroupSequences = (Rc<[Vec<usize>]>, Option<Vec<bool>>);
+
 /// The consistent extensions of one accepted core under one model: per
 /// group, the source sequences (as `co` positions) the model allows.
 #[derive(Debug)]
 pub(crate) struct Extensions {
     /// Per group, its sequences, and whether the model allows each (`None`:
     /// all).
-    per_group: Vec<(Rc<[Vec<usize>]>, Option<Vec<bool>>)>,
+    per_group: Vec<GroupSequences>,
     /// Stop after this many uniproc extensions (the candidate bound).
     limit: Option<u64>,
 }
