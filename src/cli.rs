@@ -112,6 +112,8 @@ pub struct RunArgs {
     /// Axiomatic models, comma separated: sc, tso, pso, pslo, c11, rc11, c11r, c11t.
     #[arg(long, short = 'a', value_delimiter = ',')]
     pub axiomatic: Vec<String>,
+    #[command(flatten)]
+    pub cat: CatArgs,
     /// Sample this many random runs instead of exploring exhaustively.
     #[arg(long)]
     pub sample: Option<u64>,
@@ -154,6 +156,10 @@ pub struct CheckArgs {
     /// Only check the expectations of these models (default: all).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Where `include`s of cat models are looked for after the including
+    /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
+    #[arg(long, value_name = "DIR")]
+    pub cat_path: Vec<PathBuf>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -210,7 +216,23 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     #[command(flatten)]
+    pub cat: CatArgs,
+    #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// User-defined axiomatic models in herd7's cat language.
+#[derive(Debug, Args, Clone, Default)]
+pub struct CatArgs {
+    /// A herd7 cat model, repeatable; each gives a table named by the
+    /// model's title line (or file name). With `compare`, it stands in for
+    /// the axiomatic twin of each operational model.
+    #[arg(long = "cat", value_name = "FILE")]
+    pub cat: Vec<PathBuf>,
+    /// Where `include`s of cat models are looked for after the including
+    /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
+    #[arg(long, value_name = "DIR")]
+    pub cat_path: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]

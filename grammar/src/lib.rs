@@ -27,6 +27,7 @@
 //!    top-level ones in source order).
 
 pub mod ast;
+pub mod cat;
 mod check;
 mod diag;
 mod fmt;

@@ -47,13 +47,14 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
 
     let mut models = common::op_models(&args.model)?;
     models.extend(common::ax_models(&args.axiomatic)?);
-    if models.is_empty() {
+    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path)?;
+    if models.is_empty() && cats.is_empty() {
         let op = config.models.clone().unwrap_or_default();
         let ax = config.axiomatic.clone().unwrap_or_default();
         models.extend(common::op_models(&op)?);
         models.extend(common::ax_models(&ax)?);
     }
-    if models.is_empty() {
+    if models.is_empty() && cats.is_empty() {
         models = common::op_models(&["sc".to_string()])?;
     }
 
@@ -101,39 +102,65 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
             if !table.complete() {
                 exit = exit.max(Exit::Partial);
             }
-            let mode = mode(key, &settings);
-            match format {
-                Format::Table => {
-                    if !first {
-                        writeln!(io.out).into_diagnostic()?;
-                    }
-                    first = false;
-                    write!(
-                        io.out,
-                        "{}",
-                        render_table(&ran, key, &table, mode, args.witness)
-                    )
-                    .into_diagnostic()?;
-                    if settings.progress {
-                        let _ = writeln!(io.err, "  ({} in {:.2?})", table.model, elapsed);
-                    }
-                }
-                Format::Herd => {
-                    if !first {
-                        writeln!(io.out).into_diagnostic()?;
-                    }
-                    first = false;
-                    write!(
-                        io.out,
-                        "{}",
-                        crate::render::herd::render(&ran, &table, args.herd_time)
-                    )
-                    .into_diagnostic()?;
-                }
-                Format::Json => {
-                    json_runs.push(json::run(&file.path, &ran, key, &table, mode, args.witness))
-                }
+            let out = Output {
+                path: &file.path,
+                ran: &ran,
+                key,
+                table: &table,
+                mode: mode(key, &settings),
+                elapsed,
+            };
+            output(
+                &out,
+                args,
+                format,
+                settings.progress,
+                &mut first,
+                &mut json_runs,
+                io,
+            )?;
+        }
+        for cat in &cats {
+            let key = crate::cat::kin(&cat.model);
+            if let Err(report) = load::check_model(&program, key, &file) {
+                io.report(&report);
+                exit = exit.max(Exit::InputError);
+                continue;
             }
+            let started = Instant::now();
+            let ran = crate::cat::program_for(&program, &cat.model, &settings);
+            let table = match pool.install(|| crate::cat::run(&program, &cat.model, &settings)) {
+                Ok(t) => t,
+                Err(e) => {
+                    io.report(&miette::Report::new(e));
+                    exit = exit.max(Exit::InputError);
+                    continue;
+                }
+            };
+            let elapsed = started.elapsed();
+            if args.dot.is_some() {
+                dots.extend(crate::cat::graphs(&program, &cat.model, &settings));
+            }
+            if !table.complete() {
+                exit = exit.max(Exit::Partial);
+            }
+            let out = Output {
+                path: &file.path,
+                ran: &ran,
+                key,
+                table: &table,
+                mode: table::Mode::Axiomatic,
+                elapsed,
+            };
+            output(
+                &out,
+                args,
+                format,
+                settings.progress,
+                &mut first,
+                &mut json_runs,
+                io,
+            )?;
         }
     }
     match &args.dot {
@@ -148,6 +175,67 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         writeln!(io.out).into_diagnostic()?;
     }
     Ok(exit)
+}
+
+/// One table to print.
+struct Output<'a> {
+    path: &'a str,
+    ran: &'a Program,
+    key: ModelKey,
+    table: &'a OutcomeTable,
+    mode: table::Mode,
+    elapsed: std::time::Duration,
+}
+
+/// Prints one table in `format` (JSON runs are collected and printed at
+/// the end).
+fn output(
+    out: &Output<'_>,
+    args: &RunArgs,
+    format: Format,
+    progress: bool,
+    first: &mut bool,
+    json_runs: &mut Vec<json::Run>,
+    io: &mut Io<'_>,
+) -> Result<(), miette::Report> {
+    match format {
+        Format::Table => {
+            if !*first {
+                writeln!(io.out).into_diagnostic()?;
+            }
+            *first = false;
+            write!(
+                io.out,
+                "{}",
+                render_table(out.ran, out.key, out.table, out.mode, args.witness)
+            )
+            .into_diagnostic()?;
+            if progress {
+                let _ = writeln!(io.err, "  ({} in {:.2?})", out.table.model, out.elapsed);
+            }
+        }
+        Format::Herd => {
+            if !*first {
+                writeln!(io.out).into_diagnostic()?;
+            }
+            *first = false;
+            write!(
+                io.out,
+                "{}",
+                crate::render::herd::render(out.ran, out.table, args.herd_time)
+            )
+            .into_diagnostic()?;
+        }
+        Format::Json => json_runs.push(json::run(
+            out.path,
+            out.ran,
+            out.key,
+            out.table,
+            out.mode,
+            args.witness,
+        )),
+    }
+    Ok(())
 }
 
 /// How a table under `key` was produced.
