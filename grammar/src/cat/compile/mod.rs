@@ -728,7 +728,9 @@ fn mentions(e: &ast::Expr, name: &str) -> Option<Span> {
         Var(_) | Empty | Universe | Tag(_) | MatchSet | If => None,
         Tuple(items) | Set(items) => items.iter().find_map(|i| mentions(i, name)),
         Unary(_, a) => mentions(a, name),
-        Binary(_, a, b) | App(a, b) | Try(a, b) => mentions(a, name).or_else(|| mentions(b, name)),
+        Binary(_, a, b) | App(a, b) => mentions(a, name).or_else(|| mentions(b, name)),
+        // `try e with d` is `d` when `e` names something undefined.
+        Try(_, d) => mentions(d, name),
         Fun(p, body) => (!binds(p)).then(|| mentions(body, name)).flatten(),
         Let {
             rec,
