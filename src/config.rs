@@ -13,6 +13,9 @@
 //! max_states = 10000000         # exhaustive exploration bound
 //! max_candidates = 1000000      # axiomatic engine bound
 //! unroll = 2                    # loop unrolling for the axiomatic engine
+//!
+//! [cat]                         # check: `expect { cat.tso: never; }`
+//! tso = "models/tso.cat"        # paths relative to this file
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -33,6 +36,12 @@ pub struct Config {
     pub max_states: Option<u64>,
     pub max_candidates: Option<u64>,
     pub unroll: Option<u32>,
+    /// Cat models by key, for `cat.KEY` expectations.
+    pub cat: Option<std::collections::BTreeMap<String, PathBuf>>,
+    /// The directory of the file read (the `[cat]` paths are relative to
+    /// it).
+    #[serde(skip)]
+    pub dir: Option<PathBuf>,
 }
 
 /// A `relaxlab.toml` that could not be read.
@@ -48,7 +57,7 @@ pub enum ConfigError {
     #[error("{path} is not a valid relaxlab.toml")]
     #[diagnostic(
         code(relaxlab::config::syntax),
-        help("the keys are models, axiomatic, format, mapping, jobs, max_states, max_candidates, unroll")
+        help("the keys are models, axiomatic, format, mapping, jobs, max_states, max_candidates, unroll, and the [cat] table")
     )]
     Syntax {
         path: PathBuf,
@@ -77,14 +86,20 @@ impl Config {
             path: path.to_owned(),
             source,
         })?;
-        toml::from_str(&text).map_err(|e| {
-            Box::new(ConfigError::Syntax {
-                path: path.to_owned(),
-                span: e.span().map(Into::into),
-                message: e.message().to_owned(),
-                src: miette::NamedSource::new(path.display().to_string(), text.clone()),
+        let parsed: Result<Config, _> = toml::from_str(&text);
+        parsed
+            .map(|mut c| {
+                c.dir = path.parent().map(Path::to_path_buf);
+                c
             })
-        })
+            .map_err(|e| {
+                Box::new(ConfigError::Syntax {
+                    path: path.to_owned(),
+                    span: e.span().map(Into::into),
+                    message: e.message().to_owned(),
+                    src: miette::NamedSource::new(path.display().to_string(), text.clone()),
+                })
+            })
     }
 }
 

@@ -343,6 +343,15 @@ impl CatModel {
             .collect()
     }
 
+    /// The name of the check at statement `stmt` (see
+    /// [`super::Verdict::Rejected`]).
+    pub fn check_name(&self, stmt: usize) -> Option<&str> {
+        match self.stmts.get(stmt)? {
+            Stmt::Check(c) => Some(&c.name),
+            Stmt::With { .. } => None,
+        }
+    }
+
     /// The names of the `show`n relations, in order.
     pub fn shown(&self) -> Vec<&str> {
         self.shows.iter().map(|(n, _)| n.as_str()).collect()
