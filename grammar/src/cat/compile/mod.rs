@@ -433,30 +433,46 @@ impl Compiler<'_> {
                 _ => return Err(unsupported("a tuple pattern in `let rec`", b.span)),
             }
         }
+        // Relations first; when the equations do not compile with relation
+        // unknowns, sets; then the kinds the equations give, once more.
         let mut kinds = vec![Kind::Rel; names.len()];
-        for _attempt in 0..2 {
+        let mut first_error = None;
+        for attempt in 0..3 {
             let (group, vars) = self.b.open_group(&kinds);
             let mut inner = env.clone();
             for (n, (&v, &k)) in names.iter().zip(vars.iter().zip(&kinds)) {
-                let val = match k {
-                    Kind::Set => Val::Set(v),
-                    Kind::Rel => Val::Rel(v),
-                };
-                inner = inner.bind(n.text.as_str(), val);
+                inner = inner.bind(n.text.as_str(), wrap_kind(k, v));
             }
             let mut values = Vec::new();
+            let mut failed = None;
             for b in bindings {
-                values.push((self.expr(&b.expr, &inner)?, b.expr.span));
+                match self.expr(&b.expr, &inner) {
+                    Ok(v) => values.push((v, b.expr.span)),
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+            }
+            if let Some(e) = failed {
+                let retry = attempt == 0 && kinds.iter().all(|k| *k == Kind::Rel);
+                first_error.get_or_insert(e);
+                if retry {
+                    kinds = vec![Kind::Set; names.len()];
+                    continue;
+                }
+                break;
             }
             let found: Vec<Kind> = values
                 .iter()
                 .zip(&kinds)
                 .map(|((v, _), k)| match v {
                     Val::Set(_) => Kind::Set,
+                    Val::Rel(_) => Kind::Rel,
                     _ => *k,
                 })
                 .collect();
-            if found != kinds {
+            if found != kinds && attempt < 2 {
                 kinds = found;
                 continue;
             }
@@ -481,21 +497,19 @@ impl Compiler<'_> {
             self.b.close_group(group, bodies);
             let mut out = env.clone();
             for (n, (&v, &k)) in names.iter().zip(vars.iter().zip(&kinds)) {
-                let val = match k {
-                    Kind::Set => Val::Set(v),
-                    Kind::Rel => Val::Rel(v),
-                };
-                out = out.bind(n.text.as_str(), val);
+                out = out.bind(n.text.as_str(), wrap_kind(k, v));
             }
             return Ok(out);
         }
-        Err(Fail::new(
-            "relaxlab::cat::type",
-            bindings[0].span,
-            "the unknowns of this `let rec` have no consistent type",
-            "",
-            "each unknown must be an event set or a relation throughout",
-        ))
+        Err(first_error.unwrap_or_else(|| {
+            Fail::new(
+                "relaxlab::cat::type",
+                bindings[0].span,
+                "the unknowns of this `let rec` have no consistent type",
+                "",
+                "each unknown must be an event set or a relation throughout",
+            )
+        }))
     }
 
     /// An unknown of `vars` that `node` uses antitonely, if any.
@@ -708,6 +722,13 @@ fn title(words: &[TitleWord], stem: &str) -> (Arch, String) {
         [_, second, ..] => text(second),
     };
     (arch.unwrap_or(Arch::C), name)
+}
+
+fn wrap_kind(k: Kind, n: NodeId) -> Val {
+    match k {
+        Kind::Set => Val::Set(n),
+        Kind::Rel => Val::Rel(n),
+    }
 }
 
 /// The names a pattern binds.
