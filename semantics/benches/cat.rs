@@ -109,7 +109,12 @@ fn time(programs: &[Program], reps: usize, cat: Option<&Arc<CatModel>>) -> Durat
 }
 
 /// Rounds of both engines; per round (hand-written time, cat time).
-fn rounds(programs: &[Program], reps: usize, n: usize, cat: &Arc<CatModel>) -> Vec<(Duration, Duration)> {
+fn rounds(
+    programs: &[Program],
+    reps: usize,
+    n: usize,
+    cat: &Arc<CatModel>,
+) -> Vec<(Duration, Duration)> {
     (0..n)
         .map(|round| {
             if round % 2 == 0 {
@@ -130,8 +135,14 @@ fn report(what: &str, count: usize, rounds: &[(Duration, Duration)]) {
         .collect();
     ratios.sort_by(|a, b| a.total_cmp(b));
     let median = ratios[ratios.len() / 2];
-    let hand: Vec<String> = rounds.iter().map(|(h, _)| format!("{:.3}", h.as_secs_f64())).collect();
-    let cat: Vec<String> = rounds.iter().map(|(_, c)| format!("{:.3}", c.as_secs_f64())).collect();
+    let hand: Vec<String> = rounds
+        .iter()
+        .map(|(h, _)| format!("{:.3}", h.as_secs_f64()))
+        .collect();
+    let cat: Vec<String> = rounds
+        .iter()
+        .map(|(_, c)| format!("{:.3}", c.as_secs_f64()))
+        .collect();
     println!(
         "{what} ({count} tests): cat/rc11.cat / ax.rc11 = {median:.2} (median of {} rounds; min {:.2}, max {:.2})",
         ratios.len(),
