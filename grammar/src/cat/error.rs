@@ -46,7 +46,7 @@ pub struct CatError {
     label: String,
     help: String,
     /// The file the label points into, and the label's range.
-    source: Option<(NamedSource<String>, SourceSpan)>,
+    source: Option<Box<(NamedSource<String>, SourceSpan)>>,
 }
 
 impl CatError {
@@ -59,10 +59,10 @@ impl CatError {
             message: fail.message,
             label: fail.label,
             help: fail.help,
-            source: Some((
+            source: Some(Box::new((
                 NamedSource::new(name, text.to_string()),
                 SourceSpan::new(start.into(), end - start),
-            )),
+            ))),
         }
     }
 
@@ -129,12 +129,12 @@ impl Diagnostic for CatError {
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.source
-            .as_ref()
+            .as_deref()
             .map(|(s, _)| s as &dyn miette::SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let (_, span) = self.source.as_ref()?;
+        let (_, span) = self.source.as_deref()?;
         Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
             Some(self.label.clone()),
             *span,

@@ -44,6 +44,7 @@ pub(crate) fn parse(file: u32, src: &str) -> Result<Model, Fail> {
         pos: 0,
         file,
         eof: src.len(),
+        depth: 0,
     };
     let title = p.title();
     let body = p.instructions(&[])?;
@@ -60,7 +61,13 @@ struct Parser<'s> {
     pos: usize,
     file: u32,
     eof: usize,
+    /// Expressions being parsed, nested (bounded by [`MAX_NESTING`]).
+    depth: usize,
 }
+
+/// The deepest nesting of expressions and instructions accepted, so that
+/// no input can exhaust the stack of the parser or of what follows it.
+const MAX_NESTING: usize = 200;
 
 /// Binding powers of the infix operators.
 const P_UNION: u8 = 1;
@@ -208,7 +215,19 @@ impl<'s> Parser<'s> {
 
     fn instruction(&mut self) -> Result<Ins, Fail> {
         let start = self.span_here();
-        let kind = self.instruction_kind()?;
+        if self.depth > MAX_NESTING {
+            return Err(Fail::new(
+                "relaxlab::cat::syntax",
+                start,
+                format!("instructions nested more than {MAX_NESTING} deep"),
+                "too deep",
+                "flatten the procedures, matches or variants",
+            ));
+        }
+        self.depth += 1;
+        let kind = self.instruction_kind();
+        self.depth -= 1;
+        let kind = kind?;
         Ok(Ins {
             kind,
             span: start.to(self.prev_span()),
@@ -576,6 +595,23 @@ impl<'s> Parser<'s> {
 
     /// An expression, tuples without brackets included.
     fn expr(&mut self) -> Result<Expr, Fail> {
+        self.depth += 1;
+        let result = if self.depth > MAX_NESTING {
+            Err(Fail::new(
+                "relaxlab::cat::syntax",
+                self.span_here(),
+                format!("expressions nested more than {MAX_NESTING} deep"),
+                "too deep",
+                "split the expression into several `let` definitions",
+            ))
+        } else {
+            self.expr_inner()
+        };
+        self.depth -= 1;
+        result
+    }
+
+    fn expr_inner(&mut self) -> Result<Expr, Fail> {
         let start = self.span_here();
         match self.peek() {
             Some(Tok::Name("let")) => {
@@ -780,12 +816,37 @@ impl<'s> Parser<'s> {
             if prec < min {
                 return Ok(lhs);
             }
-            self.pos += 1;
-            let rhs = self.base(if right { prec } else { prec + 1 })?;
-            let span = lhs.span.to(rhs.span);
-            lhs = Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                span,
+            if op == BinOp::Cart {
+                self.pos += 1;
+                let rhs = self.base(prec + 1)?;
+                let span = lhs.span.to(rhs.span);
+                lhs = Expr {
+                    kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                    span,
+                };
+                continue;
+            }
+            // A chain of one operator is read in a loop and built as a
+            // balanced tree: `|`, `++`, `;` and `&` are associative, and
+            // `a \ b \ c` is `a \ (b | c)`. Long chains thus nest
+            // logarithmically, never deep enough to exhaust a stack.
+            let tok = t;
+            let mut items = Vec::new();
+            while self.peek() == tok {
+                self.pos += 1;
+                items.push(self.base(prec + 1)?);
+            }
+            let _ = right;
+            lhs = if op == BinOp::Diff {
+                let rest = balanced(BinOp::Union, items);
+                let span = lhs.span.to(rest.span);
+                Expr {
+                    kind: ExprKind::Binary(BinOp::Diff, Box::new(lhs), Box::new(rest)),
+                    span,
+                }
+            } else {
+                items.insert(0, lhs);
+                balanced(op, items)
             };
         }
     }
@@ -894,6 +955,20 @@ impl<'s> Parser<'s> {
     }
 }
 
+/// `items` joined by `op` as a balanced tree (`items` is not empty).
+fn balanced(op: BinOp, mut items: Vec<Expr>) -> Expr {
+    if items.len() == 1 {
+        return items.pop().expect("one item");
+    }
+    let right = items.split_off(items.len() / 2);
+    let (l, r) = (balanced(op, items), balanced(op, right));
+    let span = l.span.to(r.span);
+    Expr {
+        kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+        span,
+    }
+}
+
 /// How a symbol token is written.
 fn symbol(t: Tok<'_>) -> &'static str {
     match t {
@@ -958,7 +1033,9 @@ mod tests {
         assert_eq!(shape("a | b ; c & d"), "(a | (b ; (c & d)))");
         assert_eq!(shape("po & (_ * B) ; po"), "((po & (_ * B)) ; po)");
         assert_eq!(shape("W * R & S & loc"), "((W * R) & (S & loc))");
-        assert_eq!(shape("a \\ b \\ c"), "((a \\ b) \\ c)");
+        assert_eq!(shape("a ; b ; c"), "(a ; (b ; c))");
+        assert_eq!(shape("a \\ b \\ c"), "(a \\ (b | c))");
+        assert_eq!(shape("a | b | c | d"), "((a | b) | (c | d))");
         assert_eq!(shape("x & loc \\ y"), "((x & loc) \\ y)");
         assert_eq!(shape("rf^-1 ; co"), "(Inv(rf) ; co)");
         assert_eq!(shape("(rf ; rmw)* ; r"), "(Star((rf ; rmw)) ; r)");

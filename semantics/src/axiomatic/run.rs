@@ -288,7 +288,7 @@ pub fn visit_judged(
                     }
                     (Judge::Cat(_), Some(mut judged)) => {
                         if let (true, Some(machine)) = (shows, &mut machines[j]) {
-                            judged.shown = machine.shown(&prepared, ex);
+                            judged.shown = machine.shown(ex);
                         }
                         judged
                     }

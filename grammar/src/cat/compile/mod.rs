@@ -822,7 +822,7 @@ pub(crate) fn type_error(span: Span, what: &str, wanted: &str, got: &Val) -> Fai
         "relaxlab::cat::type",
         span,
         format!("{what} needs {wanted}, and this is {}", got.describe()),
-        format!("{}", got.describe()),
+        got.describe().to_string(),
         "turn an event set S into a relation with [S] (its identity) or S * T (a product); a relation r into a set with domain(r) or range(r)",
     )
 }

@@ -103,6 +103,20 @@ pub(crate) struct Binding {
     next: Env,
 }
 
+impl Drop for Binding {
+    /// Unlinks the list iteratively: a long environment must not be
+    /// dropped by recursion.
+    fn drop(&mut self) {
+        let mut next = self.next.0.take();
+        while let Some(rc) = next {
+            match Rc::try_unwrap(rc) {
+                Ok(mut b) => next = b.next.0.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 impl Env {
     pub(crate) fn lookup(&self, name: &str) -> Option<&Val> {
         let mut cur = self.0.as_deref();

@@ -137,7 +137,7 @@ impl<'m> Machine<'m> {
     pub fn judge(&mut self, program: &Program, ex: &Execution) -> Verdict {
         self.start(program, ex);
         let model = self.model;
-        match self.run(program, ex, &model.schedule.steps, 0) {
+        match self.run(ex, &model.schedule.steps, 0) {
             Run::Accept => Verdict::Accepted(std::mem::take(&mut self.fired)),
             Run::Reject => Verdict::Rejected(self.failed),
             Run::Exhausted => Verdict::Undetermined,
@@ -146,10 +146,10 @@ impl<'m> Machine<'m> {
 
     /// The shown relations of the execution last accepted by
     /// [`Machine::judge`] (a shown set as the identity on it).
-    pub fn shown(&mut self, program: &Program, ex: &Execution) -> Vec<(String, Relation)> {
+    pub fn shown(&mut self, ex: &Execution) -> Vec<(String, Relation)> {
         let model = self.model;
         for step in &model.schedule.show_steps {
-            self.exact_step(program, ex, step);
+            self.exact_step(ex, step);
         }
         model
             .shows
@@ -297,10 +297,10 @@ impl<'m> Machine<'m> {
     }
 
     /// Runs one step that is not a `with` or a check, exactly.
-    fn exact_step(&mut self, program: &Program, ex: &Execution, step: &Step) {
+    fn exact_step(&mut self, ex: &Execution, step: &Step) {
         match step {
             Step::Eval(node) => self.compute(ex, *node, Bound::Lower),
-            Step::Fix { group, body } => self.fix(program, ex, *group, body, &[Bound::Lower]),
+            Step::Fix { group, body } => self.fix(ex, *group, body, &[Bound::Lower]),
             Step::Check(_) | Step::With { .. } => {}
         }
     }
@@ -309,14 +309,7 @@ impl<'m> Machine<'m> {
     /// body runs until the equations give back the unknowns. The front end
     /// admits only equations monotone in the unknowns, so each round adds
     /// pairs and the loop ends.
-    fn fix(
-        &mut self,
-        program: &Program,
-        ex: &Execution,
-        group: u32,
-        body: &[Step],
-        bounds: &[Bound],
-    ) {
+    fn fix(&mut self, ex: &Execution, group: u32, body: &[Step], bounds: &[Bound]) {
         let model = self.model;
         let g = &model.groups[group as usize];
         for &v in &g.vars {
@@ -332,7 +325,7 @@ impl<'m> Machine<'m> {
                             self.compute(ex, *node, b);
                         }
                     }
-                    Step::Fix { group, body } => self.fix(program, ex, *group, body, bounds),
+                    Step::Fix { group, body } => self.fix(ex, *group, body, bounds),
                     Step::Check(_) | Step::With { .. } => {}
                 }
             }
@@ -427,7 +420,7 @@ impl<'m> Machine<'m> {
     }
 
     /// Runs `steps` from `pc` exactly.
-    fn run(&mut self, program: &Program, ex: &Execution, steps: &[Step], mut pc: usize) -> Run {
+    fn run(&mut self, ex: &Execution, steps: &[Step], mut pc: usize) -> Run {
         let model = self.model;
         while let Some(step) = steps.get(pc) {
             match step {
@@ -450,9 +443,9 @@ impl<'m> Machine<'m> {
                     }
                 }
                 Step::With { with, choice } => {
-                    return self.choose(program, ex, steps, pc, *with, *choice);
+                    return self.choose(ex, steps, pc, *with, *choice);
                 }
-                step => self.exact_step(program, ex, step),
+                step => self.exact_step(ex, step),
             }
             pc += 1;
         }
@@ -481,7 +474,7 @@ impl<'m> Machine<'m> {
 
     /// Runs the steps after the `with` at `pc` in interval mode; does a
     /// check surely fail?
-    fn pruned(&mut self, program: &Program, ex: &Execution, steps: &[Step], pc: usize) -> bool {
+    fn pruned(&mut self, ex: &Execution, steps: &[Step], pc: usize) -> bool {
         let model = self.model;
         for step in &steps[pc + 1..] {
             match step {
@@ -490,7 +483,7 @@ impl<'m> Machine<'m> {
                     self.compute(ex, *node, Bound::Upper);
                 }
                 Step::Fix { group, body } => {
-                    self.fix(program, ex, *group, body, &[Bound::Lower, Bound::Upper]);
+                    self.fix(ex, *group, body, &[Bound::Lower, Bound::Upper]);
                 }
                 Step::Check(i) => {
                     if let Stmt::Check(c) = &model.stmts[*i] {
@@ -510,7 +503,6 @@ impl<'m> Machine<'m> {
     /// docs), running the rest of the schedule on each complete one.
     fn choose(
         &mut self,
-        program: &Program,
         ex: &Execution,
         steps: &[Step],
         pc: usize,
@@ -548,17 +540,10 @@ impl<'m> Machine<'m> {
             segment: with + 1,
             fired_before: self.fired.len(),
         };
-        self.search(program, ex, steps, pc, &mut search)
+        self.search(ex, steps, pc, &mut search)
     }
 
-    fn search(
-        &mut self,
-        program: &Program,
-        ex: &Execution,
-        steps: &[Step],
-        pc: usize,
-        s: &mut Search,
-    ) -> Run {
+    fn search(&mut self, ex: &Execution, steps: &[Step], pc: usize, s: &mut Search) -> Run {
         if self.budget == 0 {
             return Run::Exhausted;
         }
@@ -567,7 +552,7 @@ impl<'m> Machine<'m> {
         if !complete {
             self.set_bounds(s);
             let saved = self.interval.replace(s.segment);
-            let pruned = self.pruned(program, ex, steps, pc);
+            let pruned = self.pruned(ex, steps, pc);
             self.interval = saved;
             if pruned {
                 return Run::Reject;
@@ -575,7 +560,7 @@ impl<'m> Machine<'m> {
         } else {
             self.set_bounds(s);
             let saved = self.interval.take();
-            let run = self.run(program, ex, steps, pc + 1);
+            let run = self.run(ex, steps, pc + 1);
             self.interval = saved;
             if run != Run::Reject {
                 return run;
@@ -589,7 +574,7 @@ impl<'m> Machine<'m> {
             }
             s.prefix.push(i);
             s.placed |= bit(i);
-            let run = self.search(program, ex, steps, pc, s);
+            let run = self.search(ex, steps, pc, s);
             s.placed &= !bit(i);
             s.prefix.pop();
             if run != Run::Reject {

@@ -60,9 +60,9 @@ pub(crate) fn plus_in_place(r: &mut [u128]) {
             continue;
         }
         let kb = bit(k);
-        for i in 0..r.len() {
-            if r[i] & kb != 0 {
-                r[i] |= rk;
+        for row in r.iter_mut() {
+            if *row & kb != 0 {
+                *row |= rk;
             }
         }
     }

@@ -173,31 +173,62 @@ struct Emitter<'a> {
     seg_lists: Vec<Vec<Step>>,
 }
 
+/// What the emitter has left to do (its stack replaces recursion, so a
+/// model of any depth is scheduled without exhausting the stack).
+enum Task {
+    /// Emit a node: its operands first.
+    Node(NodeId),
+    /// Place a node whose operands are emitted.
+    Place(NodeId),
+    /// Close the loop of a group whose equations are emitted.
+    EndGroup(u32),
+}
+
 impl Emitter<'_> {
-    /// Emits the steps computing `n`, if not done yet.
-    fn emit(&mut self, n: NodeId) {
-        if self.emitted[n.index()] {
-            return;
-        }
-        match self.nodes[n.index()].op {
-            Op::Rec { group, .. } => {
-                // An unknown of an active loop is that loop's variable.
-                if !self.active.contains(&group) {
-                    self.emit_group(group);
+    /// Emits the steps computing `root`, if not done yet.
+    fn emit(&mut self, root: NodeId) {
+        let mut todo = vec![Task::Node(root)];
+        while let Some(task) = todo.pop() {
+            match task {
+                Task::Node(n) => {
+                    if self.emitted[n.index()] {
+                        continue;
+                    }
+                    match self.nodes[n.index()].op {
+                        // An unknown of an active loop is that loop's
+                        // variable; otherwise its loop is emitted.
+                        Op::Rec { group, .. } => {
+                            if !self.active.contains(&group) && !self.group_done[group as usize] {
+                                self.active.push(group);
+                                self.loop_lists.push(Vec::new());
+                                todo.push(Task::EndGroup(group));
+                                for b in self.groups[group as usize].bodies.iter().rev() {
+                                    todo.push(Task::Node(*b));
+                                }
+                            }
+                        }
+                        // Set by its `with` step.
+                        Op::Var { .. } => {}
+                        op => {
+                            todo.push(Task::Place(n));
+                            let operands: Vec<NodeId> = op.operands().collect();
+                            for o in operands.into_iter().rev() {
+                                todo.push(Task::Node(o));
+                            }
+                        }
+                    }
                 }
-                return;
-            }
-            // Set by its `with` step.
-            Op::Var { .. } => return,
-            op => {
-                for o in op.operands() {
-                    self.emit(o);
+                Task::Place(n) => {
+                    if self.emitted[n.index()] {
+                        continue;
+                    }
+                    self.emitted[n.index()] = true;
+                    let scope = self.innermost(self.rec[n.index()]);
+                    self.place(Step::Eval(n), scope, self.segment[n.index()]);
                 }
+                Task::EndGroup(g) => self.end_group(g),
             }
         }
-        self.emitted[n.index()] = true;
-        let scope = self.innermost(self.rec[n.index()]);
-        self.place(Step::Eval(n), scope, self.segment[n.index()]);
     }
 
     /// The innermost active loop among the groups of `mask`.
@@ -212,20 +243,13 @@ impl Emitter<'_> {
         }
     }
 
-    /// Emits the loop of group `g`, inside the innermost active loop its
-    /// equations depend on, else in its segment.
-    fn emit_group(&mut self, g: u32) {
-        if self.group_done[g as usize] {
-            return;
-        }
+    /// Closes the loop of group `g` (its equations emitted) and places it
+    /// inside the innermost active loop its equations depend on, else in
+    /// its segment.
+    fn end_group(&mut self, g: u32) {
         let group = &self.groups[g as usize];
         let first = group.vars[0];
         let outer = self.rec[first.index()] & !(1u128 << g);
-        self.active.push(g);
-        self.loop_lists.push(Vec::new());
-        for b in group.bodies.clone() {
-            self.emit(b);
-        }
         let body = self.loop_lists.pop().unwrap_or_default();
         self.active.pop();
         self.group_done[g as usize] = true;
