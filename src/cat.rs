@@ -183,3 +183,23 @@ pub fn graphs(program: &Program, model: &Arc<CatModel>, settings: &Settings) -> 
     );
     seen.into_values().collect()
 }
+
+/// Refuses a program the model cannot take: a C model takes what the C11
+/// models take (no hardware barriers, no location both atomic and not),
+/// a hardware model what its hand-written kin takes.
+pub fn check_program(
+    program: &Program,
+    model: &CatModel,
+    file: &crate::files::SourceFile,
+) -> Result<(), miette::Report> {
+    crate::load::check_model(program, kin(model), file).map_err(|report| {
+        let arch = match model.arch {
+            Arch::C => "C11 models",
+            Arch::Hardware(_) => "hardware models",
+        };
+        report.wrap_err(format!(
+            "cat:{} takes the programs the {arch} take, and this one is not",
+            model.name
+        ))
+    })
+}

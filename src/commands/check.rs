@@ -238,8 +238,7 @@ fn check_cats(
                 },
             };
         let cat = crate::cat::load(&path, &cats.search).map_err(miette::Report::new)?;
-        let key = crate::cat::kin(&cat.model);
-        if let Err(report) = load::check_model(program, key, file) {
+        if let Err(report) = crate::cat::check_program(program, &cat.model, file) {
             problems.push(format!(
                 "{}: the program is outside this model: {report}",
                 entries[0].key

@@ -64,7 +64,7 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
         }
         let mut cat_columns = Vec::new();
         for cat in &cats {
-            let result = match load::check_model(&program, crate::cat::kin(&cat.model), &file) {
+            let result = match crate::cat::check_program(&program, &cat.model, &file) {
                 Err(_) => Err("outside the model".to_string()),
                 Ok(()) => pool
                     .install(|| crate::cat::run(&program, &cat.model, &settings))

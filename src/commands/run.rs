@@ -122,7 +122,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         }
         for cat in &cats {
             let key = crate::cat::kin(&cat.model);
-            if let Err(report) = load::check_model(&program, key, &file) {
+            if let Err(report) = crate::cat::check_program(&program, &cat.model, &file) {
                 io.report(&report);
                 exit = exit.max(Exit::InputError);
                 continue;
