@@ -22,7 +22,7 @@ use super::diagnostics::{self, DiagnosticJson};
 use super::limits::Limits;
 use crate::cli::{MappingArg, StrategyArg};
 use crate::commands::common;
-use crate::commands::run::{mode, strategy};
+use crate::commands::run::{mode, non_sc_known, run_exit, strategy};
 use crate::engine::{self, Sampling, Settings};
 use crate::files::SourceFile;
 use crate::render::{dot, json};
@@ -210,16 +210,17 @@ fn answer(
             continue;
         }
         let ran = engine::program_for(&program, key, &settings);
-        let table = match engine::run(&program, key, &settings) {
-            Ok(t) => t,
+        let detailed = match engine::run_detailed(&program, key, &settings) {
+            Ok(r) => r,
             Err(e) => {
                 report(&miette::Report::new(e), &mut exit, &mut answer);
                 continue;
             }
         };
-        if !table.complete() {
-            exit = exit.max(Exit::Partial);
-        }
+        let table = &detailed.table;
+        // The exit code `relaxlab run` would give (a failed assertion not
+        // expected by the test is 1, a bound 3).
+        exit = exit.max(run_exit(&program, key, table));
         if let Some(graphs) = &mut answer.dot {
             graphs.push(match key {
                 ModelKey::Op(m) => table
@@ -237,13 +238,19 @@ fn answer(
                 }
             });
         }
-        answer.runs.push(json::run(
+        let extras = json::RunExtras {
+            first_runs: detailed.first_runs.as_ref(),
+            non_sc_known: non_sc_known(key, &detailed, &settings),
+            graphs: None,
+        };
+        answer.runs.push(json::run_with(
             &file.path,
             &ran,
             key,
-            &table,
+            table,
             mode(key, &settings),
             request.witness,
+            extras,
         ));
     }
     answer.exit = exit.code();

@@ -326,7 +326,7 @@ function renderRun(r, dots) {
     el('h4', {}, `${r.test} under ${r.model} (${r.mode}${sampled ? `, ${r.runs} runs, seed ${r.seed}` : ''}): `,
       el('span', { class: `verdict-${r.verdict}` }, r.verdict || 'no condition')),
     r.condition ? el('div', { class: 'condition' }, r.condition) : null,
-    r.bounds.map((b) => el('div', { class: 'bound' }, `partial: ${b}`)),
+    r.bounds.map((b) => el('div', { class: 'bound' }, `partial: ${b.message}`)),
     el('table', { class: 'outcomes' },
       el('thead', {}, el('tr', {}, el('th', {}), r.columns.map((c) => el('th', {}, c)),
         counted ? el('th', {}, countName) : null, el('th', { class: 'notes' }, 'notes'))),
