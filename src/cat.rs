@@ -171,7 +171,10 @@ pub fn graphs(
     model: &Arc<CatModel>,
     name: &str,
     settings: &Settings,
-) -> Vec<crate::render::json::Graph> {
+) -> Vec<(
+    Vec<relaxlab_semantics::ir::Value>,
+    crate::render::json::Graph,
+)> {
     use crate::render::dot;
     use relaxlab_semantics::axiomatic::ExecutionEnd;
     let prepared = program_for(program, model, settings);
@@ -196,7 +199,7 @@ pub fn graphs(
             }
         },
     );
-    seen.into_values().collect()
+    seen.into_iter().collect()
 }
 
 /// Refuses a program the model cannot take: a C model takes what the C11
@@ -217,4 +220,64 @@ pub fn check_program(
             model.name
         ))
     })
+}
+
+/// The project's cat models (`cat/`), built into the binary for the
+/// playground: `(file name, text)`.
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("sc.cat", include_str!("../cat/sc.cat")),
+    ("tso.cat", include_str!("../cat/tso.cat")),
+    ("pso.cat", include_str!("../cat/pso.cat")),
+    ("pslo.cat", include_str!("../cat/pslo.cat")),
+    ("c11.cat", include_str!("../cat/c11.cat")),
+    ("rc11.cat", include_str!("../cat/rc11.cat")),
+    ("c11r.cat", include_str!("../cat/c11r.cat")),
+    ("c11t.cat", include_str!("../cat/c11t.cat")),
+    ("hardware.cat", include_str!("../cat/hardware.cat")),
+    ("c11-base.cat", include_str!("../cat/c11-base.cat")),
+    ("c11-sc.cat", include_str!("../cat/c11-sc.cat")),
+];
+
+/// The bundled models a user can pick (those that are not only included
+/// by others), by stem: `tso` for `cat/tso.cat`.
+pub fn bundled_models() -> impl Iterator<Item = &'static str> {
+    BUNDLED
+        .iter()
+        .map(|(file, _)| file.trim_end_matches(".cat"))
+        .filter(|stem| !matches!(*stem, "hardware" | "c11-base" | "c11-sc"))
+}
+
+/// Includes among the bundled files only: no file-system access.
+struct BundledLoader;
+
+impl CatLoader for BundledLoader {
+    fn load(&mut self, name: &str, _from: &str) -> Result<Loaded, NotFound> {
+        BUNDLED
+            .iter()
+            .find(|(file, _)| *file == name)
+            .map(|(file, text)| Loaded {
+                key: format!("cat/{file}"),
+                display: format!("cat/{file}"),
+                text: (*text).to_string(),
+            })
+            .ok_or_else(|| NotFound {
+                searched: vec!["the models built into relaxlab".to_string()],
+            })
+    }
+}
+
+/// Compiles the bundled model `stem` (see [`bundled_models`]); `None` when
+/// there is no such model.
+pub fn bundled(stem: &str) -> Option<Result<CatFile, CatError>> {
+    if !bundled_models().any(|s| s == stem) {
+        return None;
+    }
+    let file = format!("{stem}.cat");
+    let root = BundledLoader.load(&file, "").ok()?;
+    Some(
+        cat::compile(root, stem, &mut BundledLoader).map(|model| CatFile {
+            path: PathBuf::from("cat").join(&file),
+            model,
+        }),
+    )
 }

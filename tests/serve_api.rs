@@ -92,6 +92,16 @@ fn run_answers_the_document_of_run_format_json() {
                 vec!["tso", "ax.c11"],
                 vec!["--model", "tso", "--axiomatic", "c11"],
             ),
+            (
+                "litmus/classic/SB.litmus",
+                vec!["tso", "cat:tso"],
+                vec!["--model", "tso", "--cat", "cat/tso.cat"],
+            ),
+            (
+                "litmus/c11/MP+na+rlx.litmus",
+                vec!["cat:rc11", "cat:c11"],
+                vec!["--cat", "cat/rc11.cat", "--cat", "cat/c11.cat"],
+            ),
         ] {
             let (status, answer) = send(
                 &app,
@@ -282,6 +292,41 @@ fn pages_and_library_are_served_from_the_binary() {
             json!(["sc", "tso", "pso", "pslo", "c11r", "c11t"])
         );
         assert_eq!(models["axiomatic"].as_array().unwrap().len(), 8);
+        assert_eq!(
+            models["cat"],
+            json!([
+                "cat:sc", "cat:tso", "cat:pso", "cat:pslo", "cat:c11", "cat:rc11", "cat:c11r",
+                "cat:c11t"
+            ])
+        );
+        // Every listed cat model compiles and runs; an unknown one is a
+        // diagnostic, and no file outside the binary is read.
+        for name in models["cat"].as_array().unwrap() {
+            let (status, answer) = send(
+                &app,
+                "POST",
+                "/api/run",
+                Some(json!({ "source": source("litmus/classic/SB.litmus"), "models": [name], "dot": true })),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            assert_eq!(answer["exit"], json!(0), "{name}: {answer}");
+            assert_eq!(answer["runs"][0]["model"], *name);
+        }
+        let (_, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": source("litmus/classic/SB.litmus"), "models": ["cat:../../etc/passwd"] })),
+        )
+        .await;
+        assert_eq!(answer["exit"], json!(2), "{answer}");
+        assert!(
+            answer["diagnostics"]
+                .to_string()
+                .contains("unknown cat model"),
+            "{answer}"
+        );
     });
 }
 

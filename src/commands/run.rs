@@ -145,6 +145,9 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                 }
                 (Some(_), Job::Cat(c)) => {
                     crate::cat::graphs(&program, &c.model, &ran.table.model, &settings)
+                        .into_iter()
+                        .map(|(_, graph)| graph)
+                        .collect()
                 }
             };
             exit = exit.max(run_exit(&program, key, &ran.table));
