@@ -99,6 +99,22 @@ pub struct EngineArgs {
     /// Stop the axiomatic engine after this many candidate executions.
     #[arg(long)]
     pub max_candidates: Option<u64>,
+    /// Partial-order reduction of exhaustive exploration: `por` explores
+    /// fewer interleavings and reports the same outcomes, failures and
+    /// races (a witness is then some execution, not always a shortest
+    /// one); `none` explores every interleaving.
+    #[arg(long, value_enum, default_value_t = ReductionArg::Por)]
+    pub reduction: ReductionArg,
+}
+
+/// `--reduction`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ReductionArg {
+    /// Explore every interleaving (shortest witnesses).
+    None,
+    /// Partial-order reduction.
+    #[default]
+    Por,
 }
 
 #[derive(Debug, Args)]
@@ -289,4 +305,8 @@ pub struct BenchArgs {
     pub jobs: Vec<usize>,
     #[arg(long)]
     pub max_states: Option<u64>,
+    /// Take each measurement this many times; print the median and the
+    /// range of the ratios.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
 }

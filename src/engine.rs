@@ -12,7 +12,7 @@ use relaxlab_semantics::mapping::{self, Mapping, Target};
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::model::Race;
 use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
-use relaxlab_semantics::operational::{self, ExploreOptions, SampleOptions, Strategy};
+use relaxlab_semantics::operational::{self, ExploreOptions, Reduction, SampleOptions, Strategy};
 use relaxlab_semantics::outcome::{OutcomeTable, Trace};
 use relaxlab_semantics::relaxer;
 
@@ -42,6 +42,8 @@ pub struct Settings {
     pub progress: bool,
     /// Interruption, time and memory bounds of every engine run.
     pub budget: Budget,
+    /// Partial-order reduction of exhaustive exploration (`--reduction`).
+    pub reduction: Reduction,
 }
 
 impl Default for Settings {
@@ -55,6 +57,7 @@ impl Default for Settings {
             mark_non_sc: true,
             progress: false,
             budget: Budget::default(),
+            reduction: Reduction::Por,
         }
     }
 }
@@ -111,6 +114,7 @@ fn operational<M: MemoryModel>(program: &Program, model: &M, settings: &Settings
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     };
     match settings.sampling {
         None if settings.progress => {
@@ -241,6 +245,7 @@ pub fn races(
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     };
     let table = match model {
         OpModel::C11r => operational::explore(program, &C11r::default(), &opts),

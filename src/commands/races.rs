@@ -1,6 +1,6 @@
 //! `relaxlab races`: the data races of a test, each distinct pair of
 //! accesses once, as a diagnostic with both accesses labelled in the source
-//! and a shortest witness trace.
+//! and a witness trace (a shortest one with `--reduction none`).
 //!
 //! `--model c11r` explores the restricted C11 model, `--model c11t`
 //! C11Tester's fragment; `--model sc` explores
@@ -11,6 +11,7 @@
 use miette::{IntoDiagnostic, NamedSource, SourceSpan};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::Site;
+use relaxlab_semantics::operational::Reduction;
 
 use super::common;
 use crate::cli::RacesArgs;
@@ -74,7 +75,12 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
             let diag = diagnostic(&program, race.loc, race.earlier, race.later, &file);
             writeln!(io.out, "{:?}", miette::Report::new(diag)).into_diagnostic()?;
             if let Some(witness) = witness {
-                writeln!(io.out, "  witness ({} steps):", witness.steps.len()).into_diagnostic()?;
+                let which = match settings.reduction {
+                    Reduction::None => "witness",
+                    Reduction::Por => "a witness, from the reduced search",
+                };
+                writeln!(io.out, "  {which} ({} steps):", witness.steps.len())
+                    .into_diagnostic()?;
                 for line in trace::lines(&result.program, ModelKey::Op(model), witness) {
                     writeln!(io.out, "    {line}").into_diagnostic()?;
                 }

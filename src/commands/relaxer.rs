@@ -104,6 +104,7 @@ fn predict_exhaustive(
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     };
     let found = pool.install(|| relaxer::predict_exhaustive(program, length, &opts));
     let n = found.cycles.len();
@@ -199,6 +200,7 @@ fn table<M: MemoryModel>(
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     };
     let mut out = format!("\n  under {}:\n", model.name());
     out.push_str("    cycle                   created    buggy   feasible  can fail\n");

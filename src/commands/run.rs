@@ -5,7 +5,7 @@ use std::time::Instant;
 use miette::IntoDiagnostic;
 use relaxlab_semantics::axiomatic;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Value};
-use relaxlab_semantics::operational::Strategy;
+use relaxlab_semantics::operational::{Reduction, Strategy};
 use relaxlab_semantics::outcome::{OutcomeTable, Trace};
 
 use super::common;
@@ -158,7 +158,10 @@ pub fn mode(key: ModelKey, settings: &Settings) -> table::Mode {
             runs: s.runs,
             seed: s.seed,
         },
-        (ModelKey::Op(_), None) => table::Mode::Exhaustive,
+        (ModelKey::Op(_), None) => match settings.reduction {
+            Reduction::None => table::Mode::Exhaustive,
+            Reduction::Por => table::Mode::Reduced,
+        },
     }
 }
 

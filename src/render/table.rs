@@ -23,7 +23,12 @@ use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable, Trace};
 /// How a table was produced, for its heading and its count column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// Every interleaving (`--reduction none`): witnesses are shortest.
     Exhaustive,
+    /// Exhaustive with partial-order reduction (`--reduction por`): the
+    /// same rows, failures and races; a witness is some execution reaching
+    /// its row, not always a shortest one.
+    Reduced,
     Sampled { runs: u64, seed: u64 },
     Axiomatic,
 }
@@ -40,7 +45,7 @@ pub fn render(
 ) -> String {
     let mut out = String::new();
     let how = match mode {
-        Mode::Exhaustive => "exhaustive".to_string(),
+        Mode::Exhaustive | Mode::Reduced => "exhaustive".to_string(),
         Mode::Sampled { runs, seed } => format!("{runs} sampled runs, seed {seed}"),
         Mode::Axiomatic => "axiomatic".to_string(),
     };
@@ -65,7 +70,7 @@ pub fn render(
         .map(|o| program.observable_name(*o))
         .collect();
     let count_header = match mode {
-        Mode::Exhaustive => None,
+        Mode::Exhaustive | Mode::Reduced => None,
         Mode::Sampled { .. } => Some("runs"),
         Mode::Axiomatic => Some("executions"),
     };
@@ -131,7 +136,7 @@ pub fn render(
     for failure in &table.failures {
         let what = describe_failure(program, &failure.kind);
         let count = match mode {
-            Mode::Exhaustive => String::new(),
+            Mode::Exhaustive | Mode::Reduced => String::new(),
             _ => format!(" ({} times)", failure.count),
         };
         let _ = writeln!(out, "\n  FAILURE: {what}{count}");
@@ -167,7 +172,7 @@ pub fn render(
         .filter(|r| r.satisfies == Some(true))
         .count();
     let (states, transitions) = match mode {
-        Mode::Exhaustive => ("states", "transitions"),
+        Mode::Exhaustive | Mode::Reduced => ("states", "transitions"),
         Mode::Sampled { .. } => ("runs", "steps"),
         Mode::Axiomatic => ("candidates", "consistent"),
     };
@@ -175,14 +180,27 @@ pub fn render(
         Some(_) => format!(", {satisfying} satisfying the condition"),
         None => String::new(),
     };
+    let reduced = if mode == Mode::Reduced {
+        " (partial-order reduction)"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "\n  {} outcome{}{satisfying}; {} {states}, {} {transitions}",
+        "\n  {} outcome{}{satisfying}; {} {states}, {} {transitions}{reduced}",
         table.rows.len(),
         if table.rows.len() == 1 { "" } else { "s" },
         table.stats.states,
         table.stats.transitions,
     );
+    let shown = table.rows.iter().any(|r| r.witness.is_some())
+        || table.failures.iter().any(|f| f.witness.is_some());
+    if mode == Mode::Reduced && witness.is_some() && shown {
+        let _ = writeln!(
+            out,
+            "  witnesses: an execution each, from the reduced search (--reduction none gives shortest ones)"
+        );
+    }
     for bound in &table.bounds {
         let _ = writeln!(out, "  PARTIAL: {}", describe_bound(bound));
     }
