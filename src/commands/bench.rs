@@ -185,6 +185,8 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
                         if m.complete { "" } else { "  PARTIAL" }
                     )
                     .into_diagnostic()?;
+                    // Each line as it is measured: a long run shows its progress.
+                    io.out.flush().into_diagnostic()?;
                     if !m.complete {
                         exit = exit.max(Exit::Partial);
                     }
