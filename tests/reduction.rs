@@ -53,7 +53,12 @@ fn report(t: &OutcomeTable) -> String {
     let rows: Vec<String> = t
         .rows
         .iter()
-        .map(|r| format!("{:?} {:?} racy={} non_sc={}", r.values, r.satisfies, r.racy, r.non_sc))
+        .map(|r| {
+            format!(
+                "{:?} {:?} racy={} non_sc={}",
+                r.values, r.satisfies, r.racy, r.non_sc
+            )
+        })
         .collect();
     let failures: Vec<&FailureKind> = t.failures.iter().map(|f| &f.kind).collect();
     format!("{rows:#?}\n{failures:?}\n{:?}\n{:?}", t.races, t.bounds)
@@ -65,7 +70,11 @@ fn replay(
     model: OpModel,
     w: &Trace,
 ) -> Result<relaxlab_semantics::operational::Replayed, String> {
-    fn go<M: MemoryModel>(p: &Program, m: &M, w: &Trace) -> Result<relaxlab_semantics::operational::Replayed, String> {
+    fn go<M: MemoryModel>(
+        p: &Program,
+        m: &M,
+        w: &Trace,
+    ) -> Result<relaxlab_semantics::operational::Replayed, String> {
         replay_witness(p, m, Mapping::Standard, w)
     }
     match model {
@@ -82,7 +91,12 @@ fn check_witnesses(name: &str, program: &Program, model: OpModel, t: &OutcomeTab
     for row in &t.rows {
         let w = row.witness.as_ref().expect("a witness");
         let r = replay(program, model, w).unwrap_or_else(|e| panic!("{name} {model:?}: {e}"));
-        assert_eq!(r.outcome.as_ref(), Some(&row.values), "{name} {model:?}: witness of {:?}", row.values);
+        assert_eq!(
+            r.outcome.as_ref(),
+            Some(&row.values),
+            "{name} {model:?}: witness of {:?}",
+            row.values
+        );
     }
     for f in &t.failures {
         let w = f.witness.as_ref().expect("a witness");
@@ -153,7 +167,10 @@ fn races_are_the_same_reduced_and_full() {
                     let w = w.as_ref().expect("a race witness");
                     let r = replay_witness(&program, &ScRaces, Mapping::Standard, w)
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
-                    assert!(r.races.iter().any(|x| x.unordered() == *race), "{name}: {race:?}");
+                    assert!(
+                        r.races.iter().any(|x| x.unordered() == *race),
+                        "{name}: {race:?}"
+                    );
                 }
             }
         }

@@ -180,9 +180,8 @@ mod tests {
         assert!(Footprint::READ_ALL.conflicts(&Footprint::write(y)));
         assert!(!Footprint::READ_ALL.conflicts(&Footprint::read(y)));
         assert!(!Footprint::NONE.conflicts(&Footprint::ALL));
-        let fence = Footprint::NONE.with_clocks(
-            Footprint::READS_SF | Footprint::WRITES_SF | Footprint::READS_SW,
-        );
+        let fence = Footprint::NONE
+            .with_clocks(Footprint::READS_SF | Footprint::WRITES_SF | Footprint::READS_SW);
         let sc_store = Footprint::write(x).with_clocks(Footprint::WRITES_SW);
         let sc_load = Footprint::read(y).with_clocks(Footprint::READS_SF);
         assert!(fence.conflicts(&fence));

@@ -14,5 +14,7 @@ pub mod mapping;
 pub mod model;
 pub mod operational;
 pub mod outcome;
+pub mod picture;
 pub mod relaxer;
 mod shared_vec;
+pub mod stepper;

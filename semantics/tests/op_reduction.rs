@@ -202,7 +202,10 @@ fn statement(
             format!("{r} = load({loc}, {read}); while ({r} == 0) {{ {r} = load({loc}, {read}); }}")
         }
         9 => match g.some_reg(rng) {
-            Some(r) => format!("if ({r} == {}) {{ store({loc}, {v}, {write}); }}", rng.below(3)),
+            Some(r) => format!(
+                "if ({r} == {}) {{ store({loc}, {v}, {write}); }}",
+                rng.below(3)
+            ),
             None => format!("store({loc}, {v}, {write});"),
         },
         10 => match g.some_reg(rng) {
@@ -317,7 +320,10 @@ fn witnesses_replay<M: MemoryModel>(p: &Program, m: &M, t: &OutcomeTable) -> Res
 
 /// Outcome of comparing one program under one model.
 enum Compared {
-    Same { full: u64, reduced: u64 },
+    Same {
+        full: u64,
+        reduced: u64,
+    },
     /// Beyond [`MAX_STATES`].
     Skipped,
 }
@@ -397,7 +403,9 @@ fn run_family(family: Family, base: u64) {
         timed(&mut tallies[2], &|| compare(&p, &src, &Pso, Some(&sc)));
         timed(&mut tallies[3], &|| compare(&p, &src, &Pslo, Some(&sc)));
         if family == Family::C11 {
-            timed(&mut tallies[4], &|| compare(&p, &src, &C11r::default(), Some(&sc)));
+            timed(&mut tallies[4], &|| {
+                compare(&p, &src, &C11r::default(), Some(&sc))
+            });
             timed(&mut tallies[5], &|| compare(&p, &src, &C11t, Some(&sc)));
             timed(&mut tallies[6], &|| compare(&p, &src, &ScRaces, None));
         }
@@ -641,14 +649,51 @@ fn catches<M: MemoryModel + Clone>(
 fn mutated_dependence_is_caught() {
     use Mutation::*;
     let results = [
-        (ScStoreTouchesNothing, catches(Sc, ScStoreTouchesNothing, Family::Hardware, true), true),
-        (TsoLoadTouchesNothing, catches(Tso, TsoLoadTouchesNothing, Family::Hardware, true), true),
-        (TsoCommitTouchesNothing, catches(Tso, TsoCommitTouchesNothing, Family::Hardware, true), true),
-        (PsoRmwTouchesNothing, catches(Pso, PsoRmwTouchesNothing, Family::Hardware, true), true),
-        (PsloResetTouchesNothing, catches(Pslo, PsloResetTouchesNothing, Family::Hardware, false), false),
-        (C11rScFenceTouchesNoClock, catches(C11r::default(), C11rScFenceTouchesNoClock, Family::C11, false), false),
-        (C11rNaWriteOnlyReads, catches(C11r::default(), C11rNaWriteOnlyReads, Family::C11, true), true),
-        (C11tLoadOnlyReads, catches(C11t, C11tLoadOnlyReads, Family::C11, false), false),
+        (
+            ScStoreTouchesNothing,
+            catches(Sc, ScStoreTouchesNothing, Family::Hardware, true),
+            true,
+        ),
+        (
+            TsoLoadTouchesNothing,
+            catches(Tso, TsoLoadTouchesNothing, Family::Hardware, true),
+            true,
+        ),
+        (
+            TsoCommitTouchesNothing,
+            catches(Tso, TsoCommitTouchesNothing, Family::Hardware, true),
+            true,
+        ),
+        (
+            PsoRmwTouchesNothing,
+            catches(Pso, PsoRmwTouchesNothing, Family::Hardware, true),
+            true,
+        ),
+        (
+            PsloResetTouchesNothing,
+            catches(Pslo, PsloResetTouchesNothing, Family::Hardware, false),
+            false,
+        ),
+        (
+            C11rScFenceTouchesNoClock,
+            catches(
+                C11r::default(),
+                C11rScFenceTouchesNoClock,
+                Family::C11,
+                false,
+            ),
+            false,
+        ),
+        (
+            C11rNaWriteOnlyReads,
+            catches(C11r::default(), C11rNaWriteOnlyReads, Family::C11, true),
+            true,
+        ),
+        (
+            C11tLoadOnlyReads,
+            catches(C11t, C11tLoadOnlyReads, Family::C11, false),
+            false,
+        ),
     ];
     for (mutation, (by_check, by_compare), observable) in results {
         eprintln!("{mutation:?}: caught by the check: {by_check}; by the comparison: {by_compare}");

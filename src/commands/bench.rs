@@ -18,7 +18,8 @@
 //! times the baseline on the unreduced state count: `full/base` is that
 //! time over the reduced exploration's (above 1: the reduced search ends
 //! before a bare table could even store the unreduced states), and `fewer`
-//! is unreduced states over reduced ones. With `--repeat N` each
+//! is unreduced states over reduced ones (`>` when the unreduced search was
+//! cut short by `--max-states`: a lower bound). With `--repeat N` each
 //! measurement is taken N times, and the median is printed with the range
 //! of the ratios. Figures are printed, never asserted: they depend on the
 //! machine.
@@ -35,7 +36,7 @@ use super::common;
 use crate::cli::BenchArgs;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::{files, load, Io};
+use crate::{files, interrupt, load, Io};
 
 /// The environment variable that makes the binary run one measurement:
 /// `FILE|MODEL|JOBS|MAX_STATES|REDUCTION|FULL_STATES` (`REDUCTION`: `none`
@@ -87,6 +88,7 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
         args.files.clone()
     };
     let models = common::op_models(&args.model)?;
+    common::distinct(&models)?;
     let max_states = args.max_states.unwrap_or(Settings::default().max_states);
     let repeat = args.repeat.max(1);
     let baseline = child("", "sc", 1, 0, Reduction::None, 0)?;
@@ -127,16 +129,31 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
         let file = path.display().to_string();
         for key in &models {
             for &jobs in &args.jobs {
-                let mut full_states = 0;
+                let (mut full_states, mut full_complete) = (0, true);
                 for reduction in [Reduction::None, Reduction::Por] {
-                    let runs = (0..repeat)
-                        .map(|_| {
-                            child(&file, &key.to_string(), jobs, max_states, reduction, full_states)
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let mut runs = Vec::new();
+                    for _ in 0..repeat {
+                        // Ctrl-C reaches the children too: the rows measured
+                        // so far stand, and nothing more is started.
+                        let measured = child(
+                            &file,
+                            &key.to_string(),
+                            jobs,
+                            max_states,
+                            reduction,
+                            full_states,
+                        );
+                        if interrupt::requested() {
+                            writeln!(io.out, "interrupted (Ctrl-C): the benchmark stops here")
+                                .into_diagnostic()?;
+                            return Ok(Exit::Interrupted);
+                        }
+                        runs.push(measured?);
+                    }
                     let m = &runs[0];
                     if reduction == Reduction::None {
                         full_states = m.states;
+                        full_complete = m.complete;
                     }
                     let (seconds, _, _) = spread(runs.iter().map(|r| r.seconds).collect());
                     let (base, _, _) = spread(runs.iter().map(|r| r.baseline_seconds).collect());
@@ -152,7 +169,12 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
                     let (fewer, full_base) = match reduction {
                         Reduction::None => ("-".to_string(), "-".to_string()),
                         Reduction::Por => (
-                            format!("{:.1}x", full_states as f64 / m.states.max(1) as f64),
+                            // Against a cut-short full search: a lower bound.
+                            format!(
+                                "{}{:.1}x",
+                                if full_complete { "" } else { ">" },
+                                full_states as f64 / m.states.max(1) as f64
+                            ),
                             with_spread(
                                 runs.iter()
                                     .map(|r| {

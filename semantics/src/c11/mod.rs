@@ -139,6 +139,7 @@
 //!   prune(op(s))`. Hence two steps that commute without pruning commute
 //!   with it.
 
+pub(crate) mod describe;
 mod model;
 mod prune;
 pub(crate) mod races;

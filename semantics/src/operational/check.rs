@@ -137,10 +137,22 @@ where
                     continue;
                 }
                 report.pairs += 1;
-                diamond(&interp, &state, (a.kind, &moves[i]), (b.kind, &moves[j]), &mut sc)
-                    .map_err(|e| format!("{e}\nin state {state:?}"))?;
-                diamond(&interp, &state, (b.kind, &moves[j]), (a.kind, &moves[i]), &mut sc)
-                    .map_err(|e| format!("{e}\nin state {state:?}"))?;
+                diamond(
+                    &interp,
+                    &state,
+                    (a.kind, &moves[i]),
+                    (b.kind, &moves[j]),
+                    &mut sc,
+                )
+                .map_err(|e| format!("{e}\nin state {state:?}"))?;
+                diamond(
+                    &interp,
+                    &state,
+                    (b.kind, &moves[j]),
+                    (a.kind, &moves[i]),
+                    &mut sc,
+                )
+                .map_err(|e| format!("{e}\nin state {state:?}"))?;
             }
         }
         for ms in moves {
@@ -264,9 +276,7 @@ where
                 AgentKind::Internal(_) => internal_like(interp, after_a, b_moves, sc),
             };
             let Some((_, Effect::State(after_ba))) = b_after_a.get(j) else {
-                return Err(format!(
-                    "move {j} of {b:?} is gone after move {i} of {a:?}"
-                ));
+                return Err(format!("move {j} of {b:?} is gone after move {i} of {a:?}"));
             };
             if after_ab != after_ba {
                 return Err(format!(
@@ -287,7 +297,13 @@ fn internal_like<M: MemoryModel>(
     sc: &mut Scratch<M::State>,
 ) -> AgentMoves<M::State> {
     let mut all = Vec::new();
-    interp.internal_steps(&state.1, state.2, sc, &mut |m| all.push(apply(state, m)), |_| true);
+    interp.internal_steps(
+        &state.1,
+        state.2,
+        sc,
+        &mut |m| all.push(apply(state, m)),
+        |_| true,
+    );
     all.into_iter()
         .filter(|(e, _)| like.iter().any(|(l, _)| l == e))
         .collect()

@@ -520,13 +520,14 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                     if known(&changed) && known(&child) {
                         row.clear();
                         row.extend_from_slice(stored);
-                        for (t, id) in [&changed, &child]
-                            .into_iter()
-                            .flatten()
-                            .filter_map(|(t, c)| match c {
-                                Comp::Known(id) => Some((*t, *id)),
-                                Comp::New(_) => None,
-                            })
+                        for (t, id) in
+                            [&changed, &child]
+                                .into_iter()
+                                .flatten()
+                                .filter_map(|(t, c)| match c {
+                                    Comp::Known(id) => Some((*t, *id)),
+                                    Comp::New(_) => None,
+                                })
                         {
                             row[t] = id;
                         }

@@ -149,9 +149,7 @@ fn placeholder_op(instr: &Instr) -> Option<MemOp> {
         },
         Instr::Fence { kind } => MemOp::Fence { kind },
         Instr::Fork { child, .. } => MemOp::Fork { child },
-        Instr::Join { .. } => MemOp::Join {
-            child: ThreadId(0),
-        },
+        Instr::Join { .. } => MemOp::Join { child: ThreadId(0) },
         Instr::End => MemOp::End,
         Instr::Assign { .. }
         | Instr::Branch { .. }
@@ -177,7 +175,9 @@ impl Futures {
             .threads
             .iter()
             .flat_map(|t| t.code.iter())
-            .map(|i| placeholder_op(&i.instr).map_or(Footprint::NONE, |op| model.future_footprint(&op)))
+            .map(|i| {
+                placeholder_op(&i.instr).map_or(Footprint::NONE, |op| model.future_footprint(&op))
+            })
             .collect();
         let mut changed = true;
         while changed {
