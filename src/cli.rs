@@ -111,6 +111,12 @@ pub struct EngineArgs {
     /// (default 10000000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_candidates: Option<u64>,
+    /// Partial-order reduction of exhaustive exploration: `por` explores
+    /// fewer interleavings and reports the same outcomes, failures and
+    /// races (a witness is then some execution, not always a shortest
+    /// one); `none` explores every interleaving.
+    #[arg(long, value_enum, default_value_t = ReductionArg::Por)]
+    pub reduction: ReductionArg,
     /// Stop each exploration after this many seconds (decimals allowed),
     /// keeping what it found: a partial result, exit code 3.
     #[arg(long, value_name = "SECONDS", value_parser = values::timeout, allow_negative_numbers = true)]
@@ -119,6 +125,16 @@ pub struct EngineArgs {
     /// or with K, M, G, T: powers of 1024), keeping what was found.
     #[arg(long, value_name = "SIZE", value_parser = values::memory_size, allow_negative_numbers = true)]
     pub max_memory: Option<u64>,
+}
+
+/// `--reduction`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ReductionArg {
+    /// Explore every interleaving (shortest witnesses).
+    None,
+    /// Partial-order reduction.
+    #[default]
+    Por,
 }
 
 /// Output formats of `check`, `compare` and `races`.
@@ -420,6 +436,10 @@ pub struct BenchArgs {
     /// 10000000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_states: Option<u64>,
+    /// Take each measurement this many times; print the median and the
+    /// range of the ratios.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000), allow_negative_numbers = true)]
+    pub repeat: u64,
 }
 
 /// `relaxlab serve`: the playground's server and its limits.

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Subject, Verdict};
-use relaxlab_semantics::operational::Strategy;
+use relaxlab_semantics::operational::{Reduction, Strategy};
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 
 use super::common;
@@ -293,7 +293,10 @@ pub fn mode(key: ModelKey, settings: &Settings) -> table::Mode {
             runs: s.runs,
             seed: s.seed,
         },
-        (ModelKey::Op(_), None) => table::Mode::Exhaustive,
+        (ModelKey::Op(_), None) => match settings.reduction {
+            Reduction::None => table::Mode::Exhaustive,
+            Reduction::Por => table::Mode::Reduced,
+        },
     }
 }
 
