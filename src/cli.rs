@@ -111,6 +111,12 @@ pub struct EngineArgs {
     /// (default 10000000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_candidates: Option<u64>,
+    /// Partial-order reduction of exhaustive exploration: `por` explores
+    /// fewer interleavings and reports the same outcomes, failures and
+    /// races (a witness is then some execution, not always a shortest
+    /// one); `none` explores every interleaving.
+    #[arg(long, value_enum, default_value_t = ReductionArg::Por)]
+    pub reduction: ReductionArg,
     /// Stop each exploration after this many seconds (decimals allowed),
     /// keeping what it found: a partial result, exit code 3.
     #[arg(long, value_name = "SECONDS", value_parser = values::timeout, allow_negative_numbers = true)]
@@ -119,6 +125,16 @@ pub struct EngineArgs {
     /// or with K, M, G, T: powers of 1024), keeping what was found.
     #[arg(long, value_name = "SIZE", value_parser = values::memory_size, allow_negative_numbers = true)]
     pub max_memory: Option<u64>,
+}
+
+/// `--reduction`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ReductionArg {
+    /// Explore every interleaving (shortest witnesses).
+    None,
+    /// Partial-order reduction.
+    #[default]
+    Por,
 }
 
 /// Output formats of `check`, `compare` and `races`.
@@ -151,6 +167,8 @@ pub struct RunArgs {
     /// Axiomatic models, comma separated: sc, tso, pso, pslo, c11, rc11, c11r, c11t.
     #[arg(long, short = 'a', value_delimiter = ',')]
     pub axiomatic: Vec<String>,
+    #[command(flatten)]
+    pub cat: CatArgs,
     /// Sample this many random runs instead of exploring exhaustively
     /// (operational models only).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
@@ -204,6 +222,10 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
+    /// Where `include`s of cat models are looked for after the including
+    /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
+    #[arg(long, value_name = "DIR")]
+    pub cat_path: Vec<PathBuf>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -282,7 +304,23 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     #[command(flatten)]
+    pub cat: CatArgs,
+    #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// User-defined axiomatic models in herd7's cat language.
+#[derive(Debug, Args, Clone, Default)]
+pub struct CatArgs {
+    /// A herd7 cat model, repeatable; each gives a table named by the
+    /// model's title line (or file name). With `compare`, it stands in for
+    /// the axiomatic twin of each operational model.
+    #[arg(long = "cat", value_name = "FILE")]
+    pub cat: Vec<PathBuf>,
+    /// Where `include`s of cat models are looked for after the including
+    /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
+    #[arg(long, value_name = "DIR")]
+    pub cat_path: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -380,7 +418,7 @@ Examples:
   relaxlab bench
   relaxlab bench litmus/bench/bench-SB4x4.litmus --model tso,pso --jobs 1,2,4
   relaxlab bench --axiomatic rc11
-  relaxlab bench --axiomatic rc11,c11 litmus/bench/c11-fig6 --runs 10")]
+  relaxlab bench --axiomatic rc11,c11 litmus/bench/c11-fig6 --repeat 10")]
 pub struct BenchArgs {
     /// Benchmark tests (default: litmus/bench).
     pub files: Vec<PathBuf>,
@@ -405,18 +443,19 @@ pub struct BenchArgs {
     /// files: litmus/, loop-free tests the models accept).
     #[arg(long, short = 'a', value_delimiter = ',')]
     pub axiomatic: Vec<String>,
-    /// How many times each axiomatic measurement is repeated (the median
-    /// and the spread are printed).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..1000))]
-    pub runs: u64,
+    /// Take each measurement this many times; print the median and the
+    /// range (default 1; with --axiomatic, 5).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000), allow_negative_numbers = true)]
+    pub repeat: Option<u64>,
 }
 
 /// `relaxlab serve`: the playground's server and its limits.
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
+  relaxlab serve
   relaxlab serve --open
-  relaxlab serve --port 8080 --request-timeout 30")]
+  relaxlab serve --port 0 --request-timeout 30 --max-states 5000000")]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port).
     #[arg(long, short = 'p', default_value_t = 7878)]
@@ -429,22 +468,24 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     /// Time limit of one request's explorations, in seconds.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub request_timeout: u64,
     /// State bound of one operational exploration (a request may ask for
     /// fewer, never more).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
     /// Candidate bound of one axiomatic run (a request may ask for fewer).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_candidates: u64,
-    /// Requests that explore at the same time; more wait their turn.
-    #[arg(long, default_value_t = 2)]
+    /// Requests that explore at the same time (1 to 64); more wait their
+    /// turn.
+    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     pub max_running: usize,
-    /// The largest request accepted, in bytes.
-    #[arg(long, default_value_t = 256 * 1024)]
+    /// The largest request accepted, in bytes (at most 64 MiB).
+    #[arg(long, default_value_t = 256 * 1024, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64 * 1024 * 1024))]
     pub max_request_bytes: usize,
-    /// Worker threads of exhaustive exploration (default: all cores).
-    #[arg(long, short = 'j')]
+    /// Worker threads of exhaustive exploration, 1 to 512 (default: all
+    /// cores).
+    #[arg(long, short = 'j', value_parser = values::jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
 }

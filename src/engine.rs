@@ -12,7 +12,9 @@ use relaxlab_semantics::mapping::{self, Mapping, Target};
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::model::Race;
 use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
-use relaxlab_semantics::operational::{self, ExploreOptions, FirstRuns, SampleOptions, Strategy};
+use relaxlab_semantics::operational::{
+    self, ExploreOptions, FirstRuns, Reduction, SampleOptions, Strategy,
+};
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 use relaxlab_semantics::relaxer;
 
@@ -44,6 +46,8 @@ pub struct Settings {
     pub progress: bool,
     /// Interruption, time and memory bounds of every engine run.
     pub budget: Budget,
+    /// Partial-order reduction of exhaustive exploration (`--reduction`).
+    pub reduction: Reduction,
     /// `--timeout`: each [`run`] gets a deadline this long after it starts.
     pub timeout: Option<std::time::Duration>,
 }
@@ -65,6 +69,7 @@ impl Default for Settings {
             mark_non_sc: true,
             progress: false,
             budget: Budget::default(),
+            reduction: Reduction::Por,
             timeout: None,
         }
     }
@@ -139,6 +144,7 @@ fn operational<M: MemoryModel>(
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     };
     match settings.sampling {
         None if settings.progress => {
@@ -159,7 +165,7 @@ fn operational<M: MemoryModel>(
 
 /// The settings of an exploration starting now: with the deadline of
 /// `--timeout`.
-fn started(settings: &Settings) -> std::borrow::Cow<'_, Settings> {
+pub(crate) fn started(settings: &Settings) -> std::borrow::Cow<'_, Settings> {
     match settings.timeout {
         Some(after) => {
             let mut s = settings.clone();
@@ -179,6 +185,7 @@ pub fn explore_options(settings: &Settings) -> ExploreOptions {
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     }
 }
 
@@ -345,6 +352,7 @@ pub fn races(
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     };
     let _ctrl_c = crate::interrupt::interruptible();
     let table = match model {

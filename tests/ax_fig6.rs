@@ -35,7 +35,7 @@ fn bench_axiomatic_reports_candidates_against_consistent() {
         "rc11",
         "litmus/bench/c11-fig6/fig6-copy.litmus",
         "litmus/classic/SB.litmus",
-        "--runs",
+        "--repeat",
         "2",
     ]);
     assert_eq!(code, 0, "{err}");

@@ -8,6 +8,7 @@ pub mod axiomatic;
 pub mod budget;
 pub mod c11;
 pub mod c11t;
+pub mod dependence;
 pub mod ir;
 pub mod mapping;
 pub mod model;

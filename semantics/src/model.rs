@@ -19,6 +19,7 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
+use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{
     FenceKind, InstrId, LocId, Program, ReadOrd, RmwOp, RmwOrd, ThreadId, Value, WriteOrd,
 };
@@ -221,4 +222,32 @@ pub trait MemoryModel: Send + Sync {
     ) -> Option<Self::State> {
         None
     }
+
+    /// Does the model declare its dependence relation ([`crate::dependence`]),
+    /// so that the explorer may reduce? Only then are the three methods
+    /// below called. A model that adds state of its own on top of another
+    /// (RELAXER's bookkeeping wrappers) keeps `false`: its steps no longer
+    /// commute as the inner model's do.
+    const DECLARES_DEPENDENCE: bool = false;
+
+    /// The footprint of `op` performed now by `thread` in `state`: the
+    /// cells every result of it reads and writes ([`crate::dependence`]).
+    /// It must also hold in every state the other agents can lead to from
+    /// `state` while `thread` does not move (its own store buffers
+    /// included): the reduction compares it with what they may do.
+    fn footprint(&self, _state: &Self::State, _thread: ThreadId, _op: &MemOp) -> Footprint {
+        Footprint::ALL
+    }
+
+    /// What `op` may touch when some thread performs it at a later time, in
+    /// any state, together with what it sets in motion (a buffered store:
+    /// its commit). Values and the child of a `join` are placeholders here:
+    /// the footprint must not depend on them.
+    fn future_footprint(&self, _op: &MemOp) -> Footprint {
+        Footprint::ALL
+    }
+
+    /// Appends one [`InternalAgent`] per internal step enabled in `state`,
+    /// in the order [`MemoryModel::internal`] lists the steps.
+    fn internal_agents(&self, _state: &Self::State, _out: &mut Vec<InternalAgent>) {}
 }

@@ -1,12 +1,28 @@
-//! `relaxlab bench`: exploration speed and memory on the benchmark tests.
+//! `relaxlab bench`: exploration speed and memory on the benchmark tests,
+//! with and without partial-order reduction, against a hashing baseline.
 //!
 //! Each measurement runs in a fresh child process (this same binary, with
 //! the hidden environment variable `RELAXLAB_BENCH_ONE` set), so that the
 //! peak resident memory it reports (`VmHWM` of `/proc/self/status`) belongs
 //! to that one exploration. Bytes per state are the peak minus the peak of
 //! a child that explores nothing, divided by the states stored. Timing
-//! covers exploration only, not parsing or start-up. Figures are printed,
-//! never asserted: they depend on the machine.
+//! covers exploration only, not parsing or start-up.
+//!
+//! Every test and model is explored twice per worker-thread count: with
+//! `--reduction none` and with `--reduction por`. After exploring, the same
+//! child, on the same number of threads, times the baseline
+//! ([`relaxlab_semantics::operational::hash_baseline`]): a bare insert,
+//! twice each, of as many distinct rows as it stored, of the same width,
+//! into the explorer's own state table. `ratio` is the explorer's rate over
+//! the baseline's (baseline time / exploration time). A reduced run also
+//! times the baseline on the unreduced state count: `full/base` is that
+//! time over the reduced exploration's (above 1: the reduced search ends
+//! before a bare table could even store the unreduced states), and `fewer`
+//! is unreduced states over reduced ones (`>` when the unreduced search was
+//! cut short by `--max-states`: a lower bound). With `--repeat N` each
+//! measurement is taken N times, and the median is printed with the range
+//! of the ratios. Figures are printed, never asserted: they depend on the
+//! machine.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -14,6 +30,7 @@ use std::time::Instant;
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::ir::ModelKey;
+use relaxlab_semantics::operational::{hash_baseline, Reduction};
 
 use super::common;
 use crate::cli::BenchArgs;
@@ -22,7 +39,9 @@ use crate::exit::{Exit, Outcome};
 use crate::{files, interrupt, load, Io};
 
 /// The environment variable that makes the binary run one measurement:
-/// `FILE|MODEL|JOBS|MAX_STATES`.
+/// `FILE|MODEL|JOBS|MAX_STATES|REDUCTION|FULL_STATES` (`REDUCTION`: `none`
+/// or `por`; `FULL_STATES`: the unreduced state count to time the baseline
+/// on as well, or 0).
 pub const ONE: &str = "RELAXLAB_BENCH_ONE";
 
 /// One measurement, as the child prints it.
@@ -33,6 +52,33 @@ pub struct Measurement {
     pub seconds: f64,
     pub peak_kib: u64,
     pub complete: bool,
+    /// The baseline's time for `states` rows.
+    pub baseline_seconds: f64,
+    /// The baseline's time for the unreduced state count, if asked.
+    pub full_baseline_seconds: Option<f64>,
+}
+
+/// The median of `xs` (not empty), and the smallest and largest.
+fn spread(mut xs: Vec<f64>) -> (f64, f64, f64) {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    let median = if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    };
+    (median, xs[0], xs[n - 1])
+}
+
+/// `median [min-max]`, or the value alone for one run.
+fn with_spread(xs: Vec<f64>, digits: usize) -> String {
+    let n = xs.len();
+    let (m, lo, hi) = spread(xs);
+    if n == 1 {
+        format!("{m:.digits$}")
+    } else {
+        format!("{m:.digits$} [{lo:.digits$}-{hi:.digits$}]")
+    }
 }
 
 pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
@@ -47,12 +93,34 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     let models = common::op_models(&args.model)?;
     common::distinct(&models)?;
     let max_states = args.max_states.unwrap_or(Settings::default().max_states);
-    let baseline = child("", "sc", 1, 0)?;
+    let repeat = args.repeat.unwrap_or(1);
+    let baseline = child("", "sc", 1, 0, Reduction::None, 0)?;
     writeln!(io.out, "baseline peak memory: {} KiB", baseline.peak_kib).into_diagnostic()?;
     writeln!(
         io.out,
-        "{:<28} {:>6} {:>4} {:>11} {:>12} {:>8} {:>12} {:>10}",
-        "test", "model", "jobs", "states", "transitions", "seconds", "states/s", "bytes/state"
+        "ratio: explorer states/s over a bare state-table insert of as many rows, same process and threads{}",
+        if repeat > 1 {
+            format!("; median of {repeat} runs [min-max]")
+        } else {
+            String::new()
+        }
+    )
+    .into_diagnostic()?;
+    writeln!(
+        io.out,
+        "{:<22} {:>5} {:>4} {:>4} {:>10} {:>8} {:>10} {:>10} {:>18} {:>7} {:>8} {:>18}",
+        "test",
+        "model",
+        "jobs",
+        "red",
+        "states",
+        "seconds",
+        "states/s",
+        "base/s",
+        "ratio",
+        "B/state",
+        "fewer",
+        "full/base"
     )
     .into_diagnostic()?;
     let mut exit = Exit::Ok;
@@ -61,40 +129,92 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let file = path.display().to_string();
         for key in &models {
             for &jobs in &args.jobs {
-                // Ctrl-C reaches the children too: the rows measured so far
-                // stand, and nothing more is started.
-                let measured = child(
-                    &path.display().to_string(),
-                    &key.to_string(),
-                    jobs,
-                    max_states,
-                );
-                if interrupt::requested() {
-                    writeln!(io.out, "interrupted (Ctrl-C): the benchmark stops here")
-                        .into_diagnostic()?;
-                    return Ok(Exit::Interrupted);
-                }
-                let m = measured?;
-                let per_state = (m.peak_kib.saturating_sub(baseline.peak_kib) * 1024) as f64
-                    / m.states.max(1) as f64;
-                writeln!(
-                    io.out,
-                    "{:<28} {:>6} {:>4} {:>11} {:>12} {:>8.3} {:>12.0} {:>10.1}{}",
-                    name,
-                    key.to_string(),
-                    jobs,
-                    m.states,
-                    m.transitions,
-                    m.seconds,
-                    m.states as f64 / m.seconds.max(1e-9),
-                    per_state,
-                    if m.complete { "" } else { "  PARTIAL" }
-                )
-                .into_diagnostic()?;
-                if !m.complete {
-                    exit = exit.max(Exit::Partial);
+                let (mut full_states, mut full_complete) = (0, true);
+                for reduction in [Reduction::None, Reduction::Por] {
+                    let mut runs = Vec::new();
+                    for _ in 0..repeat {
+                        // Ctrl-C reaches the children too: the rows measured
+                        // so far stand, and nothing more is started.
+                        let measured = child(
+                            &file,
+                            &key.to_string(),
+                            jobs,
+                            max_states,
+                            reduction,
+                            full_states,
+                        );
+                        if interrupt::requested() {
+                            writeln!(io.out, "interrupted (Ctrl-C): the benchmark stops here")
+                                .into_diagnostic()?;
+                            return Ok(Exit::Interrupted);
+                        }
+                        runs.push(measured?);
+                    }
+                    let m = &runs[0];
+                    if reduction == Reduction::None {
+                        full_states = m.states;
+                        full_complete = m.complete;
+                    }
+                    let (seconds, _, _) = spread(runs.iter().map(|r| r.seconds).collect());
+                    let (base, _, _) = spread(runs.iter().map(|r| r.baseline_seconds).collect());
+                    let (peak, _, _) = spread(runs.iter().map(|r| r.peak_kib as f64).collect());
+                    let per_state = (peak - baseline.peak_kib as f64).max(0.0) * 1024.0
+                        / m.states.max(1) as f64;
+                    let ratio = with_spread(
+                        runs.iter()
+                            .map(|r| r.baseline_seconds / r.seconds.max(1e-9))
+                            .collect(),
+                        2,
+                    );
+                    let (fewer, full_base) = match reduction {
+                        Reduction::None => ("-".to_string(), "-".to_string()),
+                        Reduction::Por => (
+                            // Against a cut-short full search: a lower bound.
+                            format!(
+                                "{}{:.1}x",
+                                if full_complete { "" } else { ">" },
+                                full_states as f64 / m.states.max(1) as f64
+                            ),
+                            with_spread(
+                                runs.iter()
+                                    .map(|r| {
+                                        r.full_baseline_seconds.unwrap_or(r.baseline_seconds)
+                                            / r.seconds.max(1e-9)
+                                    })
+                                    .collect(),
+                                2,
+                            ),
+                        ),
+                    };
+                    writeln!(
+                        io.out,
+                        "{:<22} {:>5} {:>4} {:>4} {:>10} {:>8.3} {:>10.0} {:>10.0} {:>18} {:>7.1} {:>8} {:>18}{}",
+                        name,
+                        key.to_string(),
+                        jobs,
+                        match reduction {
+                            Reduction::None => "none",
+                            Reduction::Por => "por",
+                        },
+                        m.states,
+                        seconds,
+                        m.states as f64 / seconds.max(1e-9),
+                        m.states as f64 / base.max(1e-9),
+                        ratio,
+                        per_state,
+                        fewer,
+                        full_base,
+                        if m.complete { "" } else { "  PARTIAL" }
+                    )
+                    .into_diagnostic()?;
+                    // Each line as it is measured: a long run shows its progress.
+                    io.out.flush().into_diagnostic()?;
+                    if !m.complete {
+                        exit = exit.max(Exit::Partial);
+                    }
                 }
             }
         }
@@ -108,10 +228,19 @@ fn child(
     model: &str,
     jobs: usize,
     max_states: u64,
+    reduction: Reduction,
+    full_states: u64,
 ) -> Result<Measurement, miette::Report> {
     let exe = std::env::current_exe().into_diagnostic()?;
+    let reduction = match reduction {
+        Reduction::None => "none",
+        Reduction::Por => "por",
+    };
     let output = Command::new(exe)
-        .env(ONE, format!("{file}|{model}|{jobs}|{max_states}"))
+        .env(
+            ONE,
+            format!("{file}|{model}|{jobs}|{max_states}|{reduction}|{full_states}"),
+        )
         .output()
         .into_diagnostic()?;
     if !output.status.success() {
@@ -123,7 +252,8 @@ fn child(
     serde_json::from_slice(&output.stdout).into_diagnostic()
 }
 
-/// The child's side: explore, then print the measurement as JSON.
+/// The child's side: explore, then time the baseline, then print the
+/// measurement as JSON.
 pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
     let mut parts = spec.split('|');
     let (file, model, jobs, max_states) = (
@@ -132,8 +262,17 @@ pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
         parts.next().and_then(|j| j.parse().ok()).unwrap_or(1),
         parts.next().and_then(|m| m.parse().ok()).unwrap_or(0),
     );
-    let (states, transitions, seconds, complete) = if file.is_empty() {
-        (0, 0, 0.0, true)
+    let reduction = match parts.next() {
+        Some("none") => Reduction::None,
+        _ => Reduction::Por,
+    };
+    let full_states: u64 = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .into_diagnostic()?;
+    let (states, transitions, seconds, complete, width) = if file.is_empty() {
+        (0, 0, 0.0, true, 1)
     } else {
         let source = files::read(std::path::Path::new(file))?;
         let program = load::program(&source)?;
@@ -143,12 +282,9 @@ pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
         let settings = Settings {
             max_states,
             mark_non_sc: false,
+            reduction,
             ..Settings::default()
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .build()
-            .into_diagnostic()?;
         let started = Instant::now();
         let table = pool.install(|| engine::run(&program, key, &settings))?;
         let seconds = started.elapsed().as_secs_f64();
@@ -157,14 +293,27 @@ pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
             table.stats.transitions,
             seconds,
             table.complete(),
+            // The explorer's row: one id per thread, one for memory.
+            program.threads.len() + 1,
         )
     };
+    // Before the baseline, whose table would count in the peak.
+    let peak_kib = peak_kib();
+    let baseline_seconds = pool
+        .install(|| hash_baseline(states, width, jobs))
+        .as_secs_f64();
+    let full_baseline_seconds = (full_states > 0).then(|| {
+        pool.install(|| hash_baseline(full_states, width, jobs))
+            .as_secs_f64()
+    });
     let m = Measurement {
         states,
         transitions,
         seconds,
-        peak_kib: peak_kib(),
+        peak_kib,
         complete,
+        baseline_seconds,
+        full_baseline_seconds,
     };
     serde_json::to_writer(&mut *io.out, &m).into_diagnostic()?;
     Ok(())

@@ -1,8 +1,9 @@
 //! `relaxlab bench --axiomatic`: the axiomatic engine's time and work on a
 //! batch of tests.
 //!
-//! Every loop-free test the models accept is checked `--runs` times in this
-//! process, as `relaxlab run --axiomatic` checks it (parsing excluded).
+//! Every loop-free test the models accept is checked `--repeat` times
+//! (default 5) in this process, as `relaxlab run --axiomatic` checks it
+//! (parsing excluded).
 //! Per test and model: the candidates the engine enumerated (uniproc
 //! candidates, observers' choices included) against the consistent ones,
 //! the median time and the spread (fastest, slowest). The batch total is
@@ -85,7 +86,7 @@ pub fn bench_axiomatic(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
         })
         .collect();
     let mut passes: Vec<Duration> = Vec::new();
-    for _ in 0..args.runs {
+    for _ in 0..args.repeat.unwrap_or(5) {
         let mut pass = Duration::ZERO;
         for ((_, program, key), row) in batch.iter().zip(&mut rows) {
             let started = Instant::now();

@@ -4,7 +4,7 @@
 use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel};
 use relaxlab_semantics::mapping::Mapping;
 
-use crate::cli::{EngineArgs, MappingArg};
+use crate::cli::{EngineArgs, MappingArg, ReductionArg};
 use crate::config::Config;
 use crate::engine::Settings;
 
@@ -38,6 +38,10 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
         progress: false,
         budget: crate::limits::budget(args),
         timeout: args.timeout,
+        reduction: match args.reduction {
+            ReductionArg::None => relaxlab_semantics::operational::Reduction::None,
+            ReductionArg::Por => relaxlab_semantics::operational::Reduction::Por,
+        },
     }
 }
 

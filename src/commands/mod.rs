@@ -3,6 +3,7 @@ pub mod bench_ax;
 pub mod check;
 pub mod common;
 pub mod compare;
+pub mod compare_cat;
 pub mod fmt;
 pub mod parse;
 pub mod races;

@@ -1,6 +1,6 @@
 //! `relaxlab races`: the data races of a test, each distinct pair of
 //! accesses once, as a diagnostic with both accesses labelled in the source
-//! and a shortest witness trace.
+//! and a witness trace (a shortest one with `--reduction none`).
 //!
 //! `--model c11r` explores the restricted C11 model, `--model c11t`
 //! C11Tester's fragment; `--model sc` explores
@@ -11,6 +11,7 @@
 use miette::{IntoDiagnostic, NamedSource, SourceSpan};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::Site;
+use relaxlab_semantics::operational::Reduction;
 
 use super::common;
 use crate::cli::{RacesArgs, ReportFormat};
@@ -124,7 +125,11 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
             writeln!(io.out, "{:?}", miette::Report::new(diag)).into_diagnostic()?;
             if let Some(steps) = lines(witness) {
                 let n = witness.as_ref().map_or(0, |w| w.steps.len() as u64);
-                writeln!(io.out, "  witness ({}):", crate::render::plural(n, "step"))
+                let which = match settings.reduction {
+                    Reduction::None => "witness",
+                    Reduction::Por => "a witness, from the reduced search",
+                };
+                writeln!(io.out, "  {which} ({}):", crate::render::plural(n, "step"))
                     .into_diagnostic()?;
                 for line in steps {
                     writeln!(io.out, "    {line}").into_diagnostic()?;

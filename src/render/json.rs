@@ -7,6 +7,7 @@
 //! ```text
 //! { "file": string, "test": string, "model": string,          // "tso", "ax.rc11"
 //!   "mode": "exhaustive" | "sampled" | "axiomatic",
+//!   "reduction": "por" | "none" | null,                        // exhaustive only
 //!   "seed": number | null, "runs": number | null,               // sampled runs only
 //!   "columns": [string],                                        // "P0:r0", "x"
 //!   "condition": string | null,                                 // as written
@@ -43,6 +44,7 @@ pub struct Run {
     test: String,
     model: String,
     mode: &'static str,
+    reduction: Option<&'static str>,
     seed: Option<u64>,
     runs: Option<u64>,
     columns: Vec<String>,
@@ -178,7 +180,7 @@ pub fn run_with(
         )
     };
     let (mode_name, seed, runs) = match mode {
-        Mode::Exhaustive => ("exhaustive", None, None),
+        Mode::Exhaustive | Mode::Reduced => ("exhaustive", None, None),
         Mode::Sampled { runs, seed } => ("sampled", Some(seed), Some(runs)),
         Mode::Axiomatic => ("axiomatic", None, None),
     };
@@ -187,6 +189,11 @@ pub fn run_with(
         test: program.name.clone(),
         model: table.model.clone(),
         mode: mode_name,
+        reduction: match mode {
+            Mode::Exhaustive => Some("none"),
+            Mode::Reduced => Some("por"),
+            Mode::Sampled { .. } | Mode::Axiomatic => None,
+        },
         seed,
         runs,
         columns: program

@@ -30,8 +30,16 @@ use super::plural;
 /// How a table was produced, for its heading and its count column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// Every interleaving (`--reduction none`): witnesses are shortest.
     Exhaustive,
-    Sampled { runs: u64, seed: u64 },
+    /// Exhaustive with partial-order reduction (`--reduction por`): the
+    /// same rows, failures and races; a witness is some execution reaching
+    /// its row, not always a shortest one.
+    Reduced,
+    Sampled {
+        runs: u64,
+        seed: u64,
+    },
     Axiomatic,
 }
 
@@ -83,7 +91,7 @@ pub fn render_with(
 ) -> String {
     let mut out = String::new();
     let how = match mode {
-        Mode::Exhaustive => "exhaustive".to_string(),
+        Mode::Exhaustive | Mode::Reduced => "exhaustive".to_string(),
         Mode::Sampled { runs, seed } => format!("{}, seed {seed}", plural(runs, "sampled run")),
         Mode::Axiomatic => "axiomatic".to_string(),
     };
@@ -108,7 +116,7 @@ pub fn render_with(
         .map(|o| program.observable_name(*o))
         .collect();
     let count_header = match mode {
-        Mode::Exhaustive => None,
+        Mode::Exhaustive | Mode::Reduced => None,
         Mode::Sampled { .. } => Some("runs"),
         Mode::Axiomatic => Some("executions"),
     };
@@ -179,7 +187,7 @@ pub fn render_with(
     for (f, failure) in table.failures.iter().enumerate() {
         let what = describe_failure(program, &failure.kind);
         let count = match mode {
-            Mode::Exhaustive => String::new(),
+            Mode::Exhaustive | Mode::Reduced => String::new(),
             _ => format!(" ({})", plural(failure.count, "time")),
         };
         let _ = writeln!(out, "\n  FAILURE: {what}{count}");
@@ -216,7 +224,7 @@ pub fn render_with(
         .filter(|r| r.satisfies == Some(true))
         .count();
     let (states, transitions) = match mode {
-        Mode::Exhaustive => ("state", "transition"),
+        Mode::Exhaustive | Mode::Reduced => ("state", "transition"),
         Mode::Sampled { .. } => ("run", "step"),
         Mode::Axiomatic => ("candidate", "consistent"),
     };
@@ -224,9 +232,14 @@ pub fn render_with(
         Some(_) => format!(", {satisfying} satisfying the condition"),
         None => String::new(),
     };
+    let reduced = if mode == Mode::Reduced {
+        " (partial-order reduction)"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "\n  {}{satisfying}; {}, {}",
+        "\n  {}{satisfying}; {}, {}{reduced}",
         plural(table.rows.len() as u64, "outcome"),
         plural(table.stats.states, states),
         // "consistent" is an adjective: no plural.
@@ -237,6 +250,14 @@ pub fn render_with(
     );
     if table.rows.is_empty() && table.failures.is_empty() {
         let _ = writeln!(out, "  {}", no_outcome_why(table, mode));
+    }
+    let shown = table.rows.iter().any(|r| r.witness.is_some())
+        || table.failures.iter().any(|f| f.witness.is_some());
+    if mode == Mode::Reduced && witness.is_some() && shown {
+        let _ = writeln!(
+            out,
+            "  witnesses: an execution each, from the reduced search (--reduction none gives shortest ones)"
+        );
     }
     for bound in &table.bounds {
         let _ = writeln!(out, "  PARTIAL: {}", describe_bound(bound));

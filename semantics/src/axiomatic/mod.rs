@@ -8,15 +8,19 @@
 //! (`candidates`, with observer reads split off: `observers`), the axioms
 //! (`hardware`, `c11`, `sc_order`) written with a small relation algebra
 //! (`relation`), the loop judging candidates (`consistent`), and the
-//! summary (`run`).
+//! summary (`run`). User models in herd7's cat language ([`cat`]) judge
+//! whole candidates (no free reads, no observer split: a cat model may read
+//! any relation).
 
 mod c11;
 mod candidates;
+pub mod cat;
 mod consistent;
 mod dot;
 mod execution;
 mod free_reads;
 mod hardware;
+mod judge;
 mod lift;
 mod observers;
 mod outcome_ids;
@@ -27,8 +31,9 @@ mod sc_order;
 mod skeleton;
 mod unroll;
 
-pub use dot::to_dot;
+pub use dot::{to_dot, to_dot_showing};
 pub use execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, Mode, Rejection};
+pub use judge::{prepare_judge, run_cat, run_judges, visit_judged, Judge, Judged, VisitJudged};
 pub use lift::{lift, twin, CoSource, LiftError, Lifted, MAX_CO_ORDERS};
 pub use relation::{Relation, MAX_EVENTS};
 pub use run::{

@@ -82,18 +82,35 @@ pub struct AxSummary {
 /// The program a model's axioms judge: unrolled, and for the hardware
 /// models compiled with the mapping. Event instructions refer to it.
 pub fn prepare(program: &Program, model: AxModel, opts: &AxOptions) -> Result<Program, AxError> {
+    prepare_for(program, model_target(model), opts)
+}
+
+/// The compilation target of the program `model` judges (`None`: the
+/// program as written, for the C11 models).
+pub(crate) fn model_target(model: AxModel) -> Option<Target> {
+    match model {
+        AxModel::Sc => Some(Target::Sc),
+        AxModel::Tso => Some(Target::Tso),
+        AxModel::Pso | AxModel::Pslo => Some(Target::Pso),
+        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => None,
+    }
+}
+
+/// The program unrolled as `opts` says, and compiled for `target`.
+pub(crate) fn prepare_for(
+    program: &Program,
+    target: Option<Target>,
+    opts: &AxOptions,
+) -> Result<Program, AxError> {
     let unrolled = match (program.has_loops(), opts.unroll) {
         (false, _) => program.clone(),
         (true, None) => return Err(AxError::HasLoops),
         (true, Some(k)) => unroll(program, k),
     };
-    let target = match model {
-        AxModel::Sc => Target::Sc,
-        AxModel::Tso => Target::Tso,
-        AxModel::Pso | AxModel::Pslo => Target::Pso,
-        _ => return Ok(unrolled),
-    };
-    Ok(compile(&unrolled, target, opts.mapping))
+    Ok(match target {
+        Some(target) => compile(&unrolled, target, opts.mapping),
+        None => unrolled,
+    })
 }
 
 /// Does `model` accept the execution? For the C11 models an execution
@@ -201,10 +218,10 @@ pub fn consistent_executions(
 }
 
 /// An outcome row being accumulated.
-struct RowAcc {
-    count: u64,
-    all_racy: bool,
-    all_non_sc: bool,
+pub(crate) struct RowAcc {
+    pub count: u64,
+    pub all_racy: bool,
+    pub all_non_sc: bool,
 }
 
 /// Runs `program` under the axiomatic `model` (see the module docs).
@@ -219,10 +236,10 @@ pub fn run_axiomatic(
 /// What one model's table accumulates: rows by outcome id (ids may
 /// repeat an outcome, see `outcome_ids`), merged by value at the end.
 #[derive(Default)]
-struct TableAcc {
-    rows: Vec<Option<(Vec<Value>, RowAcc)>>,
-    failures: BTreeMap<FailureKind, u64>,
-    races: Vec<Race>,
+pub(crate) struct TableAcc {
+    pub rows: Vec<Option<(Vec<Value>, RowAcc)>>,
+    pub failures: BTreeMap<FailureKind, u64>,
+    pub races: Vec<Race>,
 }
 
 /// [`run_axiomatic`] for several models, sharing candidate enumeration
@@ -251,7 +268,7 @@ pub fn run_axiomatic_whole(
 }
 
 /// The tables of [`run_axiomatic_many`], candidates split as `split` says.
-fn tabulate(
+pub(crate) fn tabulate(
     program: &Program,
     models: &[AxModel],
     opts: &AxOptions,
@@ -298,12 +315,17 @@ fn tabulate(
         .iter()
         .zip(accs)
         .zip(summaries)
-        .map(|((model, acc), summary)| table(program, *model, acc, summary))
+        .map(|((model, acc), summary)| table(program, format!("ax.{}", model.name()), acc, summary))
         .collect())
 }
 
-/// One model's [`OutcomeTable`].
-fn table(program: &Program, model: AxModel, acc: TableAcc, summary: AxSummary) -> OutcomeTable {
+/// One judge's [`OutcomeTable`], `model` its name.
+pub(crate) fn table(
+    program: &Program,
+    model: String,
+    acc: TableAcc,
+    summary: AxSummary,
+) -> OutcomeTable {
     let mut races = acc.races;
     races.sort();
     races.dedup();
@@ -346,7 +368,7 @@ fn table(program: &Program, model: AxModel, acc: TableAcc, summary: AxSummary) -
         });
     }
     OutcomeTable {
-        model: format!("ax.{}", model.name()),
+        model,
         rows,
         failures: acc
             .failures

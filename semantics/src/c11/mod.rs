@@ -93,6 +93,51 @@
 //! reads-from set to the newest (result 0 is the oldest, as the sampler's
 //! `Old` strategy expects); a CAS lists its failures first, oldest first,
 //! then its success (if any).
+//!
+//! # Dependence ([`crate::dependence`])
+//!
+//! The cells: `M(a)` is everything the state keeps for location `a` (its
+//! store list with the load records, `L_a`, `V_a`, or the non-atomic value
+//! with its race shadow); `S_F` and `S_W` are the global SC clocks of
+//! Fig. 13, which a thread writes only at its own entry. A thread's own
+//! clocks (`C_t`, `F^rel_t`, `F^acq_t`, `S_F,t`, `S_W,t`, `S_R,t`) are no
+//! cell: only its own steps read them, and those of a `fork` or `join`,
+//! which involve only the two threads (a child's clocks before its fork,
+//! a finished child's `C_t` at the join, which no step changes any more).
+//! Rule by rule:
+//! - an atomic load of `a` reads `M(a)` (and, SC under `c11r`, `S_F`); a
+//!   non-atomic read reads `M(a)`;
+//! - an atomic or non-atomic store, an RMW and a CAS of `a` write `M(a)`;
+//!   an SC store (or an RMW's SC write) writes its entry of `S_W`, an SC
+//!   read part reads `S_F`;
+//! - an SC fence writes its entry of `S_F` and reads `S_F` and `S_W`;
+//!   other fences, fork, join and end touch no cell.
+//!
+//! Under [`ScRaces`] the SC clocks are not kept: SC accesses and fences
+//! touch only what their non-SC versions touch.
+//!
+//! Commutation beyond the disjoint cells:
+//! - *Two loads of `a` by different threads* both write `M(a)` (a load
+//!   record, `ATOMIC LOAD IMPL`, or a read entry of the race shadow) but
+//!   commute. Records are kept per thread, so both orders record the same.
+//!   A load's results depend on the records only through CoRR ("a load
+//!   that happens before this one read `e`"), and a record carries its
+//!   thread's current epoch, which no other thread's clock covers: a
+//!   thread increments its epoch after every release (TSAN11 Fig. 6) and
+//!   after a fork, so another thread can only ever have acquired an
+//!   earlier epoch. A non-atomic read's race check reads the last write
+//!   only, never the other reads.
+//! - *Thread end* drops `V_a(t)` at every location; another thread's store
+//!   to `a` clears every entry but its own and its RMW sets only its own,
+//!   so both orders leave the same `V_a`.
+//! - *Pruning* (`prune`) runs after every step and reads every running
+//!   thread's clock. It is a congruence: the elements it drops are read by
+//!   no later step (its claim), clocks only grow and the running threads
+//!   only shrink or start with their parent's clock, so the elements
+//!   prunable in a state stay prunable after any step, and pruning before a
+//!   step or only after it leaves the same state: `prune(op(prune(s))) =
+//!   prune(op(s))`. Hence two steps that commute without pruning commute
+//!   with it.
 
 pub(crate) mod describe;
 mod model;

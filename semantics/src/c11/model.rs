@@ -9,7 +9,8 @@ use super::rules::{
     Memory, Strength,
 };
 use super::state::{C11State, Loc};
-use crate::ir::{FenceKind, LocId, Program, ReadOrd, RmwOrd, Value, WriteOrd};
+use crate::dependence::Footprint;
+use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, Value, WriteOrd};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 
 /// The restricted C11 model `c11r` (MODELS.md section 3; TSAN11 Figs. 6,
@@ -225,6 +226,46 @@ fn perform_op(
     }
 }
 
+/// The footprint of `op` under `memory` (module docs of `c11`,
+/// "Dependence"); the same now and later.
+fn footprint_of(memory: Memory, op: &MemOp) -> Footprint {
+    let weak = memory == Memory::Weak;
+    let sc_read = |sc: bool| {
+        if weak && sc {
+            Footprint::READS_SF
+        } else {
+            0
+        }
+    };
+    let sc_write = |sc: bool| {
+        if weak && sc {
+            Footprint::WRITES_SW
+        } else {
+            0
+        }
+    };
+    match *op {
+        MemOp::Load { loc, ord } => Footprint::read(loc).with_clocks(sc_read(ord == ReadOrd::Sc)),
+        MemOp::Store { loc, ord, .. } => {
+            Footprint::write(loc).with_clocks(sc_write(ord == WriteOrd::Sc))
+        }
+        MemOp::Rmw { loc, ord, .. } => Footprint::write(loc).with_clocks(
+            sc_read(ord.read_part() == ReadOrd::Sc) | sc_write(ord.write_part() == WriteOrd::Sc),
+        ),
+        MemOp::Cas { loc, ord, fail, .. } => Footprint::write(loc).with_clocks(
+            sc_read(ord.read_part() == ReadOrd::Sc || fail == ReadOrd::Sc)
+                | sc_write(ord.write_part() == WriteOrd::Sc),
+        ),
+        MemOp::Fence {
+            kind: FenceKind::C11(C11Fence::Sc),
+        } if weak => Footprint::NONE
+            .with_clocks(Footprint::READS_SF | Footprint::WRITES_SF | Footprint::READS_SW),
+        MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+            Footprint::NONE
+        }
+    }
+}
+
 fn is_atomic(state: &C11State, loc: LocId) -> bool {
     matches!(state.locs.get(loc.index()), Some(Loc::Atomic(_)))
 }
@@ -299,6 +340,18 @@ impl MemoryModel for C11r {
     fn final_value(&self, state: &C11State, loc: LocId) -> Value {
         final_value_of(state, loc)
     }
+
+    /// With pruning on or off: pruning is a congruence (module docs of
+    /// `c11`, "Dependence").
+    const DECLARES_DEPENDENCE: bool = true;
+
+    fn footprint(&self, _state: &C11State, _thread: ThreadId, op: &MemOp) -> Footprint {
+        footprint_of(Memory::Weak, op)
+    }
+
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        footprint_of(Memory::Weak, op)
+    }
 }
 
 impl MemoryModel for ScRaces {
@@ -326,5 +379,15 @@ impl MemoryModel for ScRaces {
 
     fn final_value(&self, state: &C11State, loc: LocId) -> Value {
         final_value_of(state, loc)
+    }
+
+    const DECLARES_DEPENDENCE: bool = true;
+
+    fn footprint(&self, _state: &C11State, _thread: ThreadId, op: &MemOp) -> Footprint {
+        footprint_of(Memory::Sc, op)
+    }
+
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        footprint_of(Memory::Sc, op)
     }
 }

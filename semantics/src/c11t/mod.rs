@@ -73,6 +73,27 @@
 //! each oldest first. `older` in events is the number of stores to the
 //! location performed after the one read.
 //!
+//! # Dependence ([`crate::dependence`])
+//!
+//! The cells are those of `c11r` (module docs of [`crate::c11`]): `M(a)`
+//! is location `a`'s mo-graph with its stores' data and load records (or
+//! the non-atomic value and race shadow), and `S_F`, `S_W` are the global
+//! SC clocks. Unlike under `c11r`, **an atomic load of `a` writes `M(a)`**:
+//! reading `w` adds the edges `p → w` from its prior set, which can close
+//! a path `w' ⇝ p → w ⇝ q` that forbids another thread's later read of
+//! `w'` (`q` in that read's prior set), so two loads of one location do
+//! not commute. Stores, RMWs and CASes write `M(a)`; a non-atomic read
+//! reads it (as under `c11r`). SC accesses add their clock cells: an SC
+//! read part reads `S_F` (`S_R,t ∪= S_F`), an SC write part writes its
+//! entry of `S_W` and reads `S_F` (the write prior set's §29.3p7 term);
+//! an SC fence writes its entry of `S_F` and reads `S_F` and `S_W`. Other
+//! fences, fork, join and end touch no cell (`c11r`'s argument; `c11t`
+//! keeps no `V_a`). A static future footprint cannot tell an atomic load
+//! from a non-atomic one and counts every load as a write. The settling
+//! steps write the location they settle; they are enabled only once no
+//! thread runs, and all settle the same location, so they conflict with
+//! each other and are never reduced.
+//!
 //! # Deviations, each with its reason
 //!
 //! 1. **§29.3p3 is a filter, not a prior-set entry.** C11Tester's

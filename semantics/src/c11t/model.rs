@@ -5,7 +5,8 @@ use super::rules::{atomic_fence, atomic_load, atomic_rmw, atomic_store, finish, 
 use super::state::{C11tState, Loc};
 use crate::c11::rules::Strength;
 use crate::c11::threads::ThreadClockState;
-use crate::ir::{FenceKind, LocId, Program, ReadOrd, RmwOrd, Value, WriteOrd};
+use crate::dependence::{Footprint, InternalAgent};
+use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, Value, WriteOrd};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 
 /// The operational model `c11t`: C11 with C++20 release sequences and
@@ -210,6 +211,54 @@ fn perform_op(state: &C11tState, site: Site, op: MemOp, out: &mut Vec<Step<C11tS
     }
 }
 
+/// The footprint of `op` (module docs, "Dependence"); `atomic_load`: is
+/// a load's location atomic (unknown, so assumed, for a future step).
+fn footprint_of(op: &MemOp, atomic_load: bool) -> Footprint {
+    let sc_read = |sc: bool| if sc { Footprint::READS_SF } else { 0 };
+    let sc_write = |sc: bool| {
+        if sc {
+            Footprint::WRITES_SW | Footprint::READS_SF
+        } else {
+            0
+        }
+    };
+    match *op {
+        MemOp::Load { loc, ord } => {
+            let cell = if atomic_load {
+                Footprint::write(loc)
+            } else {
+                Footprint::read(loc)
+            };
+            cell.with_clocks(sc_read(ord == ReadOrd::Sc))
+        }
+        MemOp::Store { loc, ord, .. } => {
+            Footprint::write(loc).with_clocks(sc_write(ord == WriteOrd::Sc))
+        }
+        MemOp::Rmw { loc, ord, .. } => Footprint::write(loc).with_clocks(
+            sc_read(ord.read_part() == ReadOrd::Sc) | sc_write(ord.write_part() == WriteOrd::Sc),
+        ),
+        MemOp::Cas { loc, ord, fail, .. } => Footprint::write(loc).with_clocks(
+            sc_read(ord.read_part() == ReadOrd::Sc || fail == ReadOrd::Sc)
+                | sc_write(ord.write_part() == WriteOrd::Sc),
+        ),
+        MemOp::Fence {
+            kind: FenceKind::C11(C11Fence::Sc),
+        } => Footprint::NONE
+            .with_clocks(Footprint::READS_SF | Footprint::WRITES_SF | Footprint::READS_SW),
+        MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+            Footprint::NONE
+        }
+    }
+}
+
+/// The location the settling steps of `state` settle, if any.
+fn settling(state: &C11tState) -> Option<usize> {
+    if state.any_running() {
+        return None;
+    }
+    (0..state.locs.len()).find(|&i| matches!(&state.locs[i], Loc::Atomic(a) if !a.settled))
+}
+
 /// SETTLE (module docs, "Final values"): with no thread running, for the
 /// lowest atomic location not settled yet, one step per sink `s` of its
 /// mo-graph fixing `s` as the last store and naming its value. A location
@@ -217,15 +266,12 @@ fn perform_op(state: &C11tState, site: Site, op: MemOp, out: &mut Vec<Step<C11tS
 /// which store each location ends with (the lift of a trace to an
 /// execution builds `co` from that).
 fn settle_steps(state: &C11tState, out: &mut Vec<(C11tState, Event)>) {
-    if state.any_running() {
+    let Some(i) = settling(state) else {
         return;
-    }
-    let unsettled = (0..state.locs.len()).find_map(|i| match &state.locs[i] {
-        Loc::Atomic(a) if !a.settled => Some((i, a.graph.sinks())),
-        _ => None,
-    });
-    let Some((i, sinks)) = unsettled else {
-        return;
+    };
+    let sinks = match &state.locs[i] {
+        Loc::Atomic(a) => a.graph.sinks(),
+        Loc::NonAtomic(_) => return,
     };
     let loc = LocId::new(i);
     for &s in &sinks {
@@ -296,6 +342,37 @@ impl MemoryModel for C11t {
                     "relaxlab internal error: final value of a missing location"
                 );
                 0
+            }
+        }
+    }
+    const DECLARES_DEPENDENCE: bool = true;
+
+    fn footprint(&self, state: &C11tState, _thread: ThreadId, op: &MemOp) -> Footprint {
+        let atomic_load = match *op {
+            MemOp::Load { loc, .. } => is_atomic(state, loc),
+            _ => true,
+        };
+        footprint_of(op, atomic_load)
+    }
+
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        footprint_of(op, true)
+    }
+
+    /// One agent per settling step, of no thread, writing the location it
+    /// settles.
+    fn internal_agents(&self, state: &C11tState, out: &mut Vec<InternalAgent>) {
+        let Some(i) = settling(state) else {
+            return;
+        };
+        if let Loc::Atomic(a) = &state.locs[i] {
+            let w = Footprint::write(LocId::new(i));
+            for _ in a.graph.sinks() {
+                out.push(InternalAgent {
+                    owner: None,
+                    now: w,
+                    later: w,
+                });
             }
         }
     }

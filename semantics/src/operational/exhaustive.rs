@@ -15,10 +15,17 @@
 //! interned id of the memory state with the `racy` bit on top (see
 //! [`super::intern`]). No fingerprint ever stands for a state.
 //!
-//! Each state keeps its parent and the choice that reached it (two `u32`),
-//! so breadth-first order gives a shortest witness for every outcome,
-//! failure and race: it is rebuilt at the end by replaying the choices
-//! ([`super::runner::replay_choices`]).
+//! Each state keeps its parent (one `u32`), so breadth-first order gives a
+//! shortest witness for every outcome, failure and race: it is rebuilt at
+//! the end by replaying, from each state on the path, the first move (in
+//! successor order) that leads to the next one, which is the move that
+//! first reached it. A failure or race keeps the move that found it.
+//!
+//! Partial-order reduction ([`super::reduction`], `opts.reduction`) expands
+//! some states with the moves of a persistent set of agents only; every
+//! reported outcome, verdict, racy mark, failure and race stays the same
+//! (the soundness argument is in that module), and witnesses are then
+//! paths of the reduced graph: valid executions, not always shortest ones.
 //!
 //! Cycles in the state graph (spin loops) need no bound: a state already
 //! stored is not expanded again. The `max_states` bound stops the search
@@ -52,8 +59,9 @@ use crate::model::{MemoryModel, Race};
 use crate::outcome::{BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats, Trace};
 
 use super::intern::{Interner, StateTable};
-use super::interp::{Ended, Interp, Next, Scratch};
-use super::runner::replay_choices;
+use super::interp::{Ended, Group, Interp, Move, Next, Scratch};
+use super::reduction::{AgentKind, Agents, Futures, Reduction};
+use super::runner::{replay_choices, Runner};
 
 /// Options of exhaustive exploration.
 #[derive(Clone, Debug)]
@@ -66,6 +74,8 @@ pub struct ExploreOptions {
     /// Interruption, time and memory bounds, polled after every merged
     /// chunk of the frontier.
     pub budget: Budget,
+    /// Partial-order reduction (default) or the full search.
+    pub reduction: Reduction,
 }
 
 impl Default for ExploreOptions {
@@ -74,6 +84,7 @@ impl Default for ExploreOptions {
             max_states: 10_000_000,
             mapping: Mapping::Standard,
             budget: Budget::default(),
+            reduction: Reduction::Por,
         }
     }
 }
@@ -112,7 +123,7 @@ pub fn explore_with_progress<M: MemoryModel>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> OutcomeTable {
     let program = program_for(program, model, opts.mapping);
-    let mut explorer = Explorer::new(&program, model, opts.max_states);
+    let mut explorer = Explorer::new(&program, model, opts.max_states, opts.reduction);
     explorer.progress = Some(Progress(progress));
     explorer.budget = &opts.budget;
     explorer.run()
@@ -148,7 +159,25 @@ enum At {
     /// The execution ended while computing the initial state.
     Start,
     State(u32),
-    Move(u32, u32),
+    Move(u32, MoveKey),
+}
+
+/// Which move of a state: the transition (a thread, or the internal steps)
+/// and its index there (the result of the thread's operation, or the
+/// position among the state's internal steps).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MoveKey {
+    group: Group,
+    index: usize,
+}
+
+impl MoveKey {
+    fn of<S>(m: &Move<'_, S>) -> MoveKey {
+        MoveKey {
+            group: m.group,
+            index: m.index,
+        }
+    }
 }
 
 /// An outcome found so far.
@@ -169,7 +198,6 @@ enum Comp<K> {
 /// A successor that is not known to be stored yet.
 #[derive(Debug)]
 struct Fresh<S> {
-    choice: u32,
     changed: Option<(usize, Comp<Box<[Value]>>)>,
     child: Option<(usize, Comp<Box<[Value]>>)>,
     mem: Comp<S>,
@@ -182,9 +210,47 @@ struct Expansion<S> {
     state: u32,
     end: End,
     fresh: Vec<Fresh<S>>,
-    failures: Vec<(u32, FailureKind)>,
-    races: Vec<(u32, Race)>,
+    failures: Vec<(MoveKey, FailureKind)>,
+    races: Vec<(MoveKey, Race)>,
     moves: u64,
+}
+
+impl<S> Expansion<S> {
+    fn new(state: u32) -> Self {
+        Expansion {
+            state,
+            end: End::Inner,
+            fresh: Vec::new(),
+            failures: Vec::new(),
+            races: Vec::new(),
+            moves: 0,
+        }
+    }
+
+    /// Forgets the moves of a rejected candidate set.
+    fn clear(&mut self) {
+        self.fresh.clear();
+        self.failures.clear();
+        self.races.clear();
+        self.moves = 0;
+    }
+}
+
+/// What a move leads to, as the explorer sorts it.
+enum Class<S> {
+    /// The execution ended (a failure, or a discarded one).
+    Ended,
+    /// A state already stored, with its number.
+    Stored(u32),
+    Fresh(Fresh<S>),
+}
+
+/// A worker's buffers, reused across the states it expands.
+#[derive(Debug)]
+struct Work<S> {
+    sc: Scratch<S>,
+    row: Vec<u32>,
+    agents: Agents,
 }
 
 /// What a state is, besides its successors.
@@ -204,11 +270,12 @@ enum End {
 struct Explorer<'p, M: MemoryModel> {
     interp: Interp<'p, M>,
     max_states: u64,
+    /// The future footprints, when the search is reduced.
+    futures: Option<Futures>,
     threads: Vec<Interner<Box<[Value]>>>,
     mems: Interner<M::State>,
     states: StateTable,
     parent: Vec<u32>,
-    choice: Vec<u32>,
     rows: BTreeMap<Vec<Value>, RowAcc>,
     failures: BTreeMap<FailureKind, At>,
     races: BTreeMap<Race, At>,
@@ -222,17 +289,18 @@ struct Explorer<'p, M: MemoryModel> {
 }
 
 impl<'p, M: MemoryModel> Explorer<'p, M> {
-    fn new(program: &'p Program, model: &'p M, max_states: u64) -> Self {
+    fn new(program: &'p Program, model: &'p M, max_states: u64, reduction: Reduction) -> Self {
         let n = program.threads.len();
+        let reduce = reduction == Reduction::Por && M::DECLARES_DEPENDENCE;
         Explorer {
             interp: Interp::new(program, model),
             // States are numbered by `u32`.
             max_states: max_states.min(u64::from(u32::MAX)),
+            futures: reduce.then(|| Futures::of(program, model)),
             threads: (0..n).map(|_| Interner::new()).collect(),
             mems: Interner::new(),
             states: StateTable::new(n + 1),
             parent: Vec::new(),
-            choice: Vec::new(),
             rows: BTreeMap::new(),
             failures: BTreeMap::new(),
             races: BTreeMap::new(),
@@ -265,7 +333,6 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 let _ = self.states.insert(&row);
                 self.row = row;
                 self.parent.push(0);
-                self.choice.push(0);
                 self.search();
             }
         }
@@ -284,8 +351,12 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 let expansions: Vec<Expansion<M::State>> = (start..end)
                     .into_par_iter()
                     .map_init(
-                        || (Scratch::new(false), Vec::new()),
-                        |(sc, row), i| this.expand(i as u32, sc, row),
+                        || Work {
+                            sc: Scratch::new(false),
+                            row: Vec::new(),
+                            agents: Agents::default(),
+                        },
+                        |work, i| this.expand(i as u32, hi as u32, work),
                     )
                     .collect();
                 for e in expansions {
@@ -303,27 +374,16 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         }
     }
 
-    /// The successors of stored state `i` (reads the tables only).
-    fn expand(
-        &self,
-        i: u32,
-        sc: &mut Scratch<M::State>,
-        row: &mut Vec<u32>,
-    ) -> Expansion<M::State> {
+    /// The successors of stored state `i` (reads the tables only), which
+    /// lies in the breadth-first level ending before state `level_end`.
+    fn expand(&self, i: u32, level_end: u32, work: &mut Work<M::State>) -> Expansion<M::State> {
         let stored = self.states.row(i);
         let n = stored.len() - 1;
         let mem = self.mems.get(stored[n] & !RACY);
         let racy = stored[n] & RACY != 0;
         let comp = |t: usize| &self.threads[t].get(stored[t])[..];
         let interp = self.interp();
-        let mut e = Expansion {
-            state: i,
-            end: End::Inner,
-            fresh: Vec::new(),
-            failures: Vec::new(),
-            races: Vec::new(),
-            moves: 0,
-        };
+        let mut e = Expansion::new(i);
         if interp.is_final(&comp, mem) {
             e.end = match interp.outcome(&comp, mem) {
                 Some(values) => End::Final {
@@ -335,65 +395,22 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             };
             return e;
         }
-        let mut choice = 0u32;
-        let moves = interp.successors(&comp, mem, racy, sc, &mut |m| {
-            let c = choice;
-            choice += 1;
-            if let Some(ev) = &m.event {
-                e.races.extend(ev.races.iter().map(|r| (c, *r)));
-            }
-            match m.next {
-                Next::Ended(Ended::Failed(kind)) => e.failures.push((c, kind)),
-                Next::Ended(Ended::Discarded) => {}
-                Next::State {
-                    mem,
-                    changed,
-                    child,
-                    racy,
-                } => {
-                    let lookup = |(t, v): (crate::ir::ThreadId, &[Value])| {
-                        let t = t.index();
-                        match self.threads[t].find(v) {
-                            Some(id) => (t, Comp::Known(id)),
-                            None => (t, Comp::New(Box::from(v))),
-                        }
-                    };
-                    let changed = changed.map(lookup);
-                    let child = child.map(lookup);
-                    let mem = match self.mems.find(&mem) {
-                        Some(id) => Comp::Known(id),
-                        None => Comp::New(mem),
-                    };
-                    // Drop a successor already stored: the common case.
-                    if let Comp::Known(mid) = mem {
-                        let known = |c: &Option<(usize, Comp<Box<[Value]>>)>| {
-                            !matches!(c, Some((_, Comp::New(_))))
-                        };
-                        if known(&changed) && known(&child) {
-                            row.clear();
-                            row.extend_from_slice(stored);
-                            for (t, id) in [&changed, &child].into_iter().flatten().filter_map(
-                                |(t, c)| match c {
-                                    Comp::Known(id) => Some((*t, *id)),
-                                    Comp::New(_) => None,
-                                },
-                            ) {
-                                row[t] = id;
-                            }
-                            row[n] = mid | if racy { RACY } else { 0 };
-                            if self.states.find(row).is_some() {
-                                return;
-                            }
-                        }
-                    }
-                    e.fresh.push(Fresh {
-                        choice: c,
-                        changed,
-                        child,
-                        mem,
-                        racy,
-                    });
+        if let Some(futures) = &self.futures {
+            work.agents.gather(interp, futures, &comp, mem);
+            let mut k = 0;
+            while let Some(set) = work.agents.candidate(k) {
+                k += 1;
+                if self.expand_set(stored, set, level_end, work, &mut e) {
+                    return e;
                 }
+                e.clear();
+            }
+        }
+        let Work { sc, row, .. } = work;
+        let moves = interp.successors(&comp, mem, racy, sc, &mut |m| {
+            let key = MoveKey::of(&m);
+            if let Class::Fresh(f) = self.classify(stored, m, row, &mut e, key) {
+                e.fresh.push(f);
             }
         }) as u64;
         e.moves = moves;
@@ -401,6 +418,133 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             e.end = End::Deadlock;
         }
         e
+    }
+
+    /// Expands state `stored` with the moves of the agents in `set` only.
+    /// `false` (and `e` to be cleared) when the set does not qualify: a
+    /// member without moves, a move that ends the execution, or a
+    /// successor stored at a level up to the state's own (the cycle
+    /// proviso; module docs of `reduction`).
+    fn expand_set(
+        &self,
+        stored: &[u32],
+        set: u64,
+        level_end: u32,
+        work: &mut Work<M::State>,
+        e: &mut Expansion<M::State>,
+    ) -> bool {
+        let n = stored.len() - 1;
+        let mem = self.mems.get(stored[n] & !RACY);
+        let racy = stored[n] & RACY != 0;
+        let comp = |t: usize| &self.threads[t].get(stored[t])[..];
+        let interp = self.interp();
+        let Work { sc, row, agents } = work;
+        let mut ok = true;
+        let mut sink = |m: Move<'_, M::State>| {
+            let key = MoveKey::of(&m);
+            match self.classify(stored, m, row, e, key) {
+                Class::Ended => ok = false,
+                Class::Stored(id) => ok &= id >= level_end,
+                Class::Fresh(f) => e.fresh.push(f),
+            }
+        };
+        let mut internal = 0u64;
+        let mut moves = 0;
+        let mut members = set;
+        while members != 0 {
+            let a = members.trailing_zeros() as usize;
+            members &= members - 1;
+            match agents.list[a].kind {
+                AgentKind::Thread(t) => {
+                    let k = interp.thread_step(t, &comp, mem, racy, sc, &mut sink);
+                    if k == 0 {
+                        return false;
+                    }
+                    moves += k;
+                }
+                AgentKind::Internal(k) => internal |= 1 << k.min(63),
+            }
+        }
+        if internal != 0 {
+            let keep = |k: usize| k < 64 && internal & (1 << k) != 0;
+            moves += interp.internal_steps(mem, racy, sc, &mut sink, keep);
+        }
+        e.moves = moves as u64;
+        ok
+    }
+
+    /// Sorts move `m` of state `stored`, recording its failure and races
+    /// in `e`.
+    fn classify(
+        &self,
+        stored: &[u32],
+        m: Move<'_, M::State>,
+        row: &mut Vec<u32>,
+        e: &mut Expansion<M::State>,
+        key: MoveKey,
+    ) -> Class<M::State> {
+        let n = stored.len() - 1;
+        if let Some(ev) = &m.event {
+            e.races.extend(ev.races.iter().map(|r| (key, *r)));
+        }
+        match m.next {
+            Next::Ended(Ended::Failed(kind)) => {
+                e.failures.push((key, kind));
+                Class::Ended
+            }
+            Next::Ended(Ended::Discarded) => Class::Ended,
+            Next::State {
+                mem,
+                changed,
+                child,
+                racy,
+            } => {
+                let lookup = |(t, v): (crate::ir::ThreadId, &[Value])| {
+                    let t = t.index();
+                    match self.threads[t].find(v) {
+                        Some(id) => (t, Comp::Known(id)),
+                        None => (t, Comp::New(Box::from(v))),
+                    }
+                };
+                let changed = changed.map(lookup);
+                let child = child.map(lookup);
+                let mem = match self.mems.find(&mem) {
+                    Some(id) => Comp::Known(id),
+                    None => Comp::New(mem),
+                };
+                // A successor already stored: the common case.
+                if let Comp::Known(mid) = mem {
+                    let known = |c: &Option<(usize, Comp<Box<[Value]>>)>| {
+                        !matches!(c, Some((_, Comp::New(_))))
+                    };
+                    if known(&changed) && known(&child) {
+                        row.clear();
+                        row.extend_from_slice(stored);
+                        for (t, id) in
+                            [&changed, &child]
+                                .into_iter()
+                                .flatten()
+                                .filter_map(|(t, c)| match c {
+                                    Comp::Known(id) => Some((*t, *id)),
+                                    Comp::New(_) => None,
+                                })
+                        {
+                            row[t] = id;
+                        }
+                        row[n] = mid | if racy { RACY } else { 0 };
+                        if let Some(id) = self.states.find(row) {
+                            return Class::Stored(id);
+                        }
+                    }
+                }
+                Class::Fresh(Fresh {
+                    changed,
+                    child,
+                    mem,
+                    racy,
+                })
+            }
+        }
     }
 
     /// Adds an expansion's results to the tables, in successor order.
@@ -466,34 +610,80 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 }
             } else if self.states.insert(&row).is_ok() {
                 self.parent.push(i);
-                self.choice.push(f.choice);
             }
             self.row = row;
         }
     }
 
-    /// The choices from the initial state to state `i`.
+    /// The states from the initial one (excluded) to state `i`.
     fn path(&self, mut i: u32) -> Vec<u32> {
-        let mut choices = Vec::new();
+        let mut states = Vec::new();
         while i != 0 {
-            choices.push(self.choice[i as usize]);
+            states.push(i);
             i = self.parent[i as usize];
         }
-        choices.reverse();
-        choices
+        states.reverse();
+        states
     }
 
-    fn witness(&self, at: At) -> Trace {
-        let choices = match at {
-            At::Start => vec![],
-            At::State(i) => self.path(i),
-            At::Move(i, c) => {
-                let mut p = self.path(i);
-                p.push(c);
-                p
-            }
+    /// Does move `m` of stored state `from` lead to stored state `to`?
+    fn leads_to(&self, from: u32, m: &Move<'_, M::State>, to: u32) -> bool {
+        let Next::State {
+            mem,
+            changed,
+            child,
+            racy,
+        } = &m.next
+        else {
+            return false;
         };
-        replay_choices(self.interp().clone(), &choices)
+        let (have, want) = (self.states.row(from), self.states.row(to));
+        let n = want.len() - 1;
+        let moved = |t: usize| {
+            [changed, child]
+                .into_iter()
+                .flatten()
+                .find(|(u, _)| u.index() == t)
+                .map(|(_, c)| *c)
+        };
+        (0..n).all(|t| match moved(t) {
+            Some(c) => self.threads[t].find(c) == Some(want[t]),
+            None => have[t] == want[t],
+        }) && self.mems.find(mem) == Some(want[n] & !RACY)
+            && *racy == (want[n] & RACY != 0)
+    }
+
+    /// The trace of the execution that reaches `at`: from each state of
+    /// the path, the first move leading to the next (the one that first
+    /// reached it), then the recorded move for a failure or race.
+    fn witness(&self, at: At) -> Trace {
+        let (last, then) = match at {
+            At::Start => return replay_choices(self.interp().clone(), &[]),
+            At::State(i) => (i, None),
+            At::Move(i, key) => (i, Some(key)),
+        };
+        let mut trace = Trace::default();
+        let mut rec = Some(&mut trace);
+        let Ok(mut runner) = Runner::start(self.interp().clone(), &mut rec) else {
+            return trace;
+        };
+        let mut from = 0;
+        for to in self.path(last) {
+            let taken = runner.take_first(|m| self.leads_to(from, m, to), &mut rec);
+            debug_assert!(
+                taken.is_some(),
+                "relaxlab internal error: a witness step cannot be replayed"
+            );
+            from = to;
+        }
+        if let Some(key) = then {
+            let taken = runner.take_first(|m| MoveKey::of(m) == key, &mut rec);
+            debug_assert!(
+                taken.is_some(),
+                "relaxlab internal error: a witness's last move cannot be replayed"
+            );
+        }
+        trace
     }
 
     fn table(&self) -> OutcomeTable {

@@ -85,6 +85,9 @@ pub(crate) struct Move<'a, S> {
     /// This move's position among the results of its operation, and how
     /// many results there are (1 for internal steps).
     pub result: (usize, usize),
+    /// For an internal step, its position among the state's internal steps
+    /// (in the model's order); for a thread step, `result.0`.
+    pub index: usize,
     /// The thread that moved (for a commit, the thread whose buffer it was).
     pub thread: ThreadId,
     /// The instruction executed; `None` for internal steps.
@@ -132,6 +135,19 @@ pub(crate) type Start<S> = (Vec<Box<[Value]>>, S);
 enum LocalEnd {
     Ready,
     Ended(Ended),
+}
+
+/// What a running thread's next instruction is, before memory answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum NextOp {
+    /// The operation handed to the model.
+    Op(MemOp),
+    /// Not enabled whatever memory holds now: a `join` of a thread that
+    /// has not finished, a second `fork` of a started thread.
+    Disabled,
+    /// The instruction fails before reaching memory (division by zero in
+    /// an operand, a `join` of a register holding no handle).
+    Fails(FailureKind),
 }
 
 /// The interpreter of one program under one model. Cheap to clone.
@@ -286,9 +302,26 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
         for t in 0..self.nthreads() {
             count += self.thread_step(ThreadId::new(t), comp, mem, racy, sc, sink);
         }
+        count + self.internal_steps(mem, racy, sc, sink, |_| true)
+    }
+
+    /// Calls `sink` with the model's internal steps whose index `keep`
+    /// accepts, in the model's order; returns how many there were.
+    pub(crate) fn internal_steps(
+        &self,
+        mem: &M::State,
+        racy: bool,
+        sc: &mut Scratch<M::State>,
+        sink: &mut impl FnMut(Move<'_, M::State>),
+        keep: impl Fn(usize) -> bool,
+    ) -> usize {
+        let mut count = 0;
         let mut internal = std::mem::take(&mut sc.internal);
         self.model.internal(mem, &mut internal);
-        for (state, event) in internal.drain(..) {
+        for (index, (state, event)) in internal.drain(..).enumerate() {
+            if !keep(index) {
+                continue;
+            }
             let thread = match event.kind {
                 crate::model::EventKind::Commit { thread, .. } => thread,
                 _ => ThreadId(0),
@@ -298,6 +331,7 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
             sink(Move {
                 group: Group::Internal,
                 result: (0, 1),
+                index,
                 thread,
                 instr: None,
                 event: Some(event),
@@ -315,54 +349,34 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
         count
     }
 
-    /// The moves of thread `t`'s next instruction.
-    fn thread_step<'s>(
+    /// Thread `t`'s next operation (`None` when it is not running).
+    pub(crate) fn next_op<'s>(
         &self,
         t: ThreadId,
         comp: &impl Fn(usize) -> &'s [Value],
-        mem: &M::State,
-        racy: bool,
-        sc: &mut Scratch<M::State>,
-        sink: &mut impl FnMut(Move<'_, M::State>),
-    ) -> usize {
+    ) -> Option<NextOp> {
         let me = comp(t.index());
         if me[0] < 0 {
-            return 0;
+            return None;
         }
         let pc = InstrId::new(me[0] as usize);
         let regs = &me[1..];
-        let instr = &self.program.instruction(t, pc).instr;
-        let fail = |kind: FailureKind,
-                    sc: &mut Scratch<M::State>,
-                    sink: &mut dyn FnMut(Move<'_, M::State>)| {
-            sc.locals.clear();
-            sink(Move {
-                group: Group::Thread(t),
-                result: (0, 1),
-                thread: t,
-                instr: Some(pc),
-                event: None,
-                locals: &sc.locals,
-                next: Next::Ended(Ended::Failed(kind)),
-            });
-            1
-        };
-        let div0 = FailureKind::DivisionByZero {
+        let div0 = NextOp::Fails(FailureKind::DivisionByZero {
             thread: t,
             instr: pc,
-        };
-        let op = match instr {
-            Instr::Load { loc, ord, .. } => MemOp::Load {
+        });
+        Some(match &self.program.instruction(t, pc).instr {
+            Instr::Load { loc, ord, .. } => NextOp::Op(MemOp::Load {
                 loc: *loc,
                 ord: *ord,
-            },
+            }),
             Instr::Store { loc, val, ord } => match val.eval(regs) {
-                Ok(val) => MemOp::Store {
+                Ok(val) => NextOp::Op(MemOp::Store {
                     loc: *loc,
                     val,
                     ord: *ord,
-                },
-                Err(_) => return fail(div0, sc, sink),
+                }),
+                Err(_) => div0,
             },
             Instr::Rmw {
                 loc,
@@ -371,13 +385,13 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
                 ord,
                 ..
             } => match operand.eval(regs) {
-                Ok(operand) => MemOp::Rmw {
+                Ok(operand) => NextOp::Op(MemOp::Rmw {
                     loc: *loc,
                     op: *op,
                     operand,
                     ord: *ord,
-                },
-                Err(_) => return fail(div0, sc, sink),
+                }),
+                Err(_) => div0,
             },
             Instr::Cas {
                 loc,
@@ -387,44 +401,39 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
                 fail: f,
                 ..
             } => match (expected.eval(regs), desired.eval(regs)) {
-                (Ok(expected), Ok(desired)) => MemOp::Cas {
+                (Ok(expected), Ok(desired)) => NextOp::Op(MemOp::Cas {
                     loc: *loc,
                     expected,
                     desired,
                     ord: *ord,
                     fail: *f,
-                },
-                _ => return fail(div0, sc, sink),
+                }),
+                _ => div0,
             },
-            Instr::Fence { kind } => MemOp::Fence { kind: *kind },
+            Instr::Fence { kind } => NextOp::Op(MemOp::Fence { kind: *kind }),
             Instr::Fork { child, .. } => {
                 // A fork runs once (the front end rejects forks in loops);
                 // a second fork of a started thread is not enabled.
                 if comp(child.index())[0] != NOT_STARTED {
-                    return 0;
+                    NextOp::Disabled
+                } else {
+                    NextOp::Op(MemOp::Fork { child: *child })
                 }
-                MemOp::Fork { child: *child }
             }
             Instr::Join { handle } => {
                 let child =
                     thread_of_handle(regs[handle.index()]).filter(|c| c.index() < self.nthreads());
                 match child {
-                    None => {
-                        return fail(
-                            FailureKind::BadHandle {
-                                thread: t,
-                                instr: pc,
-                            },
-                            sc,
-                            sink,
-                        )
-                    }
+                    None => NextOp::Fails(FailureKind::BadHandle {
+                        thread: t,
+                        instr: pc,
+                    }),
                     // Join waits until the child has finished.
-                    Some(c) if comp(c.index())[0] != FINISHED => return 0,
-                    Some(c) => MemOp::Join { child: c },
+                    Some(c) if comp(c.index())[0] != FINISHED => NextOp::Disabled,
+                    Some(c) => NextOp::Op(MemOp::Join { child: c }),
                 }
             }
-            Instr::End => MemOp::End,
+            Instr::End => NextOp::Op(MemOp::End),
             Instr::Assign { .. }
             | Instr::Branch { .. }
             | Instr::Jump { .. }
@@ -434,9 +443,43 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
                     false,
                     "relaxlab internal error: thread stopped at a local instruction"
                 );
-                return 0;
+                NextOp::Disabled
+            }
+        })
+    }
+
+    /// The moves of thread `t`'s next instruction.
+    pub(crate) fn thread_step<'s>(
+        &self,
+        t: ThreadId,
+        comp: &impl Fn(usize) -> &'s [Value],
+        mem: &M::State,
+        racy: bool,
+        sc: &mut Scratch<M::State>,
+        sink: &mut impl FnMut(Move<'_, M::State>),
+    ) -> usize {
+        let op = match self.next_op(t, comp) {
+            None | Some(NextOp::Disabled) => return 0,
+            Some(NextOp::Op(op)) => op,
+            Some(NextOp::Fails(kind)) => {
+                sc.locals.clear();
+                let pc = InstrId::new(comp(t.index())[0] as usize);
+                sink(Move {
+                    group: Group::Thread(t),
+                    result: (0, 1),
+                    index: 0,
+                    thread: t,
+                    instr: Some(pc),
+                    event: None,
+                    locals: &sc.locals,
+                    next: Next::Ended(Ended::Failed(kind)),
+                });
+                return 1;
             }
         };
+        let me = comp(t.index());
+        let pc = InstrId::new(me[0] as usize);
+        let instr = &self.program.instruction(t, pc).instr;
         let mut steps = std::mem::take(&mut sc.steps);
         self.model.perform(
             mem,
@@ -506,6 +549,7 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
             sink(Move {
                 group: Group::Thread(t),
                 result: (i, n),
+                index: i,
                 thread: t,
                 instr: Some(pc),
                 event: Some(step.event),

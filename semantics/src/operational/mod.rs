@@ -2,6 +2,8 @@
 //! models (MODELS.md 2) and the explorers, exhaustive and sampled
 //! (ARCHITECTURE.md, "Exploration").
 
+mod baseline;
+mod check;
 mod dispatch;
 mod exhaustive;
 mod flat;
@@ -9,15 +11,19 @@ mod intern;
 mod interp;
 mod liveness;
 pub mod models;
+mod reduction;
 mod rng;
 mod runner;
 mod sample;
 mod schedule;
 mod trace;
 
+pub use baseline::hash_baseline;
+pub use check::{check_dependence, replay_witness, DependenceCheck, Replayed};
 pub use dispatch::{buffers_stores, replay_hardware, run_hardware, Run};
 pub use exhaustive::{explore, explore_with_progress, program_for, ExploreOptions};
 pub use flat::Segs;
+pub use reduction::Reduction;
 pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOptions};
 pub use schedule::Strategy;
 pub use trace::{describe_step, describe_trace};

@@ -53,7 +53,7 @@ pub(crate) struct Runner<'p, M: MemoryModel> {
 }
 
 /// The trace steps of one move: the step itself, then its local steps.
-fn move_steps<S>(m: &Move<'_, S>, out: &mut Vec<TraceStep>) {
+pub(crate) fn move_steps<S>(m: &Move<'_, S>, out: &mut Vec<TraceStep>) {
     if m.instr.is_some() || m.event.is_some() {
         out.push(TraceStep {
             thread: m.thread,
@@ -196,15 +196,32 @@ impl<'p, M: MemoryModel> Runner<'p, M> {
     /// Takes move `choice`, appending its steps to `trace`. Returns `None`
     /// when there is no such move.
     pub(crate) fn take(&mut self, choice: usize, trace: &mut Option<&mut Trace>) -> Option<Status> {
+        let mut index = 0;
+        self.take_first(
+            |_| {
+                index += 1;
+                index - 1 == choice
+            },
+            trace,
+        )
+    }
+
+    /// Takes the first move, in successor order, that `accept` accepts
+    /// (`accept` sees every move until then, in order), appending its steps
+    /// to `trace`. Returns `None` when it accepts none.
+    pub(crate) fn take_first(
+        &mut self,
+        mut accept: impl FnMut(&Move<'_, M::State>) -> bool,
+        trace: &mut Option<&mut Trace>,
+    ) -> Option<Status> {
         let comps = &self.comps;
         let comp = |t: usize| &comps[t][..];
-        let mut index = 0;
         let mut taken: Option<(Status, Option<Update<M::State>>)> = None;
         self.sc.record = trace.is_some();
         let races = &mut self.races;
         self.interp
             .successors(&comp, &self.mem, self.racy, &mut self.sc, &mut |m| {
-                if index == choice {
+                if taken.is_none() && accept(&m) {
                     if let Some(tr) = trace.as_deref_mut() {
                         move_steps(&m, &mut tr.steps);
                     }
@@ -229,7 +246,6 @@ impl<'p, M: MemoryModel> Runner<'p, M> {
                         ),
                     });
                 }
-                index += 1;
             });
         let (status, update) = taken?;
         if let Some(u) = update {

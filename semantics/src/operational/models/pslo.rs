@@ -48,14 +48,47 @@
 //! State layout ([`Segs`]), `T` threads, `L` locations: segment 0 is `m`;
 //! segment `1 + p * L + a` is `B[p][a]` (as in PSO); segment
 //! `1 + T * L + p * L + a` is `S[p][a]`, oldest first.
+//!
+//! # Dependence ([`crate::dependence`])
+//!
+//! The cell `M(a)` is `m[a]` together with every thread's history
+//! `S[q][a]`, since publishing a value of `a` appends it to all of them.
+//! Rule by rule:
+//! - `storePSLO` touches no cell (as under PSO).
+//! - `loadPSLO(p,a)` reads `S[p][a]` and drops its older entries, so it
+//!   reads `M(a)` (with `B[p][a]` non-empty it reads the buffer, but `p`'s
+//!   own commits may drain it first). `S[p][a]` changes otherwise only by
+//!   `p`'s own steps and
+//!   by the publications of `a` (commits and RMWs of `a` by any thread),
+//!   which write `M(a)`; no other thread reads it.
+//! - `storecPSLO(p,a)` (agent: the buffer `B[p][a]`) and `CASPSLO` and
+//!   the RMWs of `a` write `M(a)`.
+//! - the history resets (`ll`, `sl`, `full` barriers, fork and join, which
+//!   are full barriers; fork also starts the child's histories) read `m`
+//!   at every location: they read every cell. They write `p`'s own (or the
+//!   child's) histories, which only publications touch, and those write.
+//! - `ss`, `ls` and thread end touch no cell: a drain only waits for `p`'s
+//!   own buffers, and the end empties `p`'s histories, to which later
+//!   publications append nothing (deviation 2), so that end and a
+//!   publication reach the same state in either order. The forgetting of
+//!   dead histories (deviation 3), part of `p`'s steps, commutes with
+//!   publications for the same reason.
+//! - later: a store will publish its value through its commit (writes
+//!   `M(a)`).
+//!
+//! A thread's steps and its own buffers' commits commute as under PSO, and
+//! also through the histories: a commit of `B[p][a]` sets `S[p][a] = [v]`,
+//! which a reset of `p`'s histories before it would have set to `[m[a]]`
+//! and the commit then to `[v]`, and after it sets to `[m[a]] = [v]`.
 
+use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{LocId, Program, ThreadId, ThreadKind, Value};
 use crate::mapping::Target;
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 
 use super::super::flat::Segs;
 use super::common::{pso_barrier, rmw_write, step, update_event, Barrier, FULL};
-use super::pso::{buf, buffers_empty, store_pso};
+use super::pso::{buf, buffer_agents, buffered_store_footprint, buffers_empty, store_pso};
 
 /// The PSLO model.
 #[derive(Clone, Copy, Debug, Default)]
@@ -140,6 +173,30 @@ impl MemoryModel for Pslo {
 
     fn target(&self) -> Option<Target> {
         Some(Target::Pso)
+    }
+
+    const DECLARES_DEPENDENCE: bool = true;
+
+    /// Module docs, "Dependence".
+    fn footprint(&self, _s: &Segs, _p: ThreadId, op: &MemOp) -> Footprint {
+        buffered_store_footprint(op).unwrap_or_else(|| self.future_footprint(op))
+    }
+
+    /// Module docs, "Dependence".
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        match *op {
+            MemOp::Load { loc, .. } => Footprint::read(loc),
+            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
+                Footprint::write(loc)
+            }
+            MemOp::Fence { kind } if pso_barrier(kind).reset => Footprint::READ_ALL,
+            MemOp::Fork { .. } | MemOp::Join { .. } => Footprint::READ_ALL,
+            MemOp::Fence { .. } | MemOp::End => Footprint::NONE,
+        }
+    }
+
+    fn internal_agents(&self, s: &Segs, out: &mut Vec<InternalAgent>) {
+        buffer_agents(s, 1..first_history(s), out);
     }
 
     const FORGETS: bool = true;

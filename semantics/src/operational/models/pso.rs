@@ -21,7 +21,24 @@
 //!
 //! State layout ([`Segs`]): segment 0 is `m`; segment `1 + p * L + a` is
 //! `B[p][a]`, oldest first (`L` locations).
+//!
+//! # Dependence ([`crate::dependence`])
+//!
+//! As under TSO ([`super::tso`]), with one agent per non-empty buffer
+//! `B[p][a]`: the cells are `M(a) = m[a]`; `storePSO` touches no cell;
+//! `loadPSO(p,a)` reads `M(a)` (even when it would read `B[p][a]`, which
+//! `p`'s own commits may drain first); `storecPSO(p,a)` writes `M(a)`, now and for
+//! every entry it may still commit; `CASPSO` and the RMWs read and write
+//! `M(a)`; barriers, fork, join and end touch no cell; a store, later,
+//! writes `M(a)` through its commit. A thread's steps commute with its own
+//! buffers' commits for the reasons given for TSO (MCR Sec. 4.3), per
+//! buffer: while `B[p][a]` is non-empty, `p` may store to `a` (the other
+//! end of the FIFO), load `a` (the newest entry, or the value the commit of
+//! the last one writes), RMW another location `b` (an independent cell)
+//! and take the barriers that do not drain; RMWs of `a` and draining
+//! barriers wait for the commit.
 
+use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{LocId, Program, ThreadId, Value};
 use crate::mapping::Target;
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
@@ -93,6 +110,53 @@ impl MemoryModel for Pso {
 
     fn target(&self) -> Option<Target> {
         Some(Target::Pso)
+    }
+
+    const DECLARES_DEPENDENCE: bool = true;
+
+    /// Module docs, "Dependence".
+    fn footprint(&self, _s: &Segs, _p: ThreadId, op: &MemOp) -> Footprint {
+        buffered_store_footprint(op).unwrap_or_else(|| self.future_footprint(op))
+    }
+
+    /// Module docs, "Dependence".
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        match *op {
+            MemOp::Load { loc, .. } => Footprint::read(loc),
+            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
+                Footprint::write(loc)
+            }
+            MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+                Footprint::NONE
+            }
+        }
+    }
+
+    fn internal_agents(&self, s: &Segs, out: &mut Vec<InternalAgent>) {
+        buffer_agents(s, 1..s.len(), out);
+    }
+}
+
+/// A store touches only its thread's own buffer (PSO and PSLO): no cell.
+pub(super) fn buffered_store_footprint(op: &MemOp) -> Option<Footprint> {
+    matches!(op, MemOp::Store { .. }).then_some(Footprint::NONE)
+}
+
+/// One agent per non-empty buffer segment of `segs` (PSO and PSLO), in the
+/// order their `internal` lists the commits: a commit of `B[p][a]` writes
+/// `M(a)`, and so does every later one.
+pub(super) fn buffer_agents(s: &Segs, segs: std::ops::Range<usize>, out: &mut Vec<InternalAgent>) {
+    let nloc = s.seg(0).len();
+    for i in segs {
+        if !s.seg(i).is_empty() {
+            let (p, a) = ((i - 1) / nloc, (i - 1) % nloc);
+            let w = Footprint::write(LocId::new(a));
+            out.push(InternalAgent {
+                owner: Some(ThreadId::new(p)),
+                now: w,
+                later: w,
+            });
+        }
     }
 }
 

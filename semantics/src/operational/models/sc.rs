@@ -8,8 +8,21 @@
 //!
 //! Exact: every interleaving of the threads' accesses is an execution, and
 //! nothing else is.
+//!
+//! # Dependence ([`crate::dependence`])
+//!
+//! The cells are `M(x) = m[x]`. A load of `x` reads `M(x)`; a store, RMW
+//! or CAS of `x` reads and writes it (a CAS that fails writes nothing, but
+//! whether it fails depends on the value); fences, forks, joins and thread
+//! ends touch no cell (they do nothing to memory; a fork only enables its
+//! child, a join is enabled only once its child has ended, and both only
+//! involve the two threads). Commutation: two steps on different locations
+//! change disjoint entries of `m` and read only their own; two loads of one
+//! location change nothing. This is the textbook dependence of
+//! interleaving semantics (Godefroid 1996, Sec. 3.3).
 
-use crate::ir::{LocId, Program, Value};
+use crate::dependence::Footprint;
+use crate::ir::{LocId, Program, ThreadId, Value};
 use crate::mapping::Target;
 use crate::model::{EventKind, MemOp, MemoryModel, Site, Step};
 
@@ -53,6 +66,25 @@ impl MemoryModel for Sc {
 
     fn target(&self) -> Option<Target> {
         Some(Target::Sc)
+    }
+
+    const DECLARES_DEPENDENCE: bool = true;
+
+    fn footprint(&self, _m: &Self::State, _thread: ThreadId, op: &MemOp) -> Footprint {
+        self.future_footprint(op)
+    }
+
+    /// Module docs, "Dependence".
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        match *op {
+            MemOp::Load { loc, .. } => Footprint::read(loc),
+            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
+                Footprint::write(loc)
+            }
+            MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+                Footprint::NONE
+            }
+        }
     }
 }
 

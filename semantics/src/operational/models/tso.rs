@@ -18,7 +18,39 @@
 //!
 //! State layout ([`Segs`]): segment 0 is `m`, segment `1 + p` is `B[p]` as
 //! flattened `(loc, value)` pairs, oldest first.
+//!
+//! # Dependence ([`crate::dependence`])
+//!
+//! The cells are `M(a) = m[a]`; a buffer `B[p]` is no cell: only `p` and
+//! its own commits touch it. Rule by rule:
+//! - `storeTSO(p,a,v)` appends to `B[p]`: no cell. Its later effect on
+//!   memory is the commit, an internal step with a footprint of its own.
+//! - `loadTSO(p,a)` reads `M(a)`. (When `B[p]` holds a store to `a` the
+//!   load reads no cell, but `p`'s own commits may drain those stores
+//!   before the load runs, after which it reads `m[a]`: a footprint must
+//!   hold in every state the other agents can lead to, so it is `M(a)`.)
+//! - `storecTSO(p)`, the agent "buffer of `p`", writes `M(a)` for the `a`
+//!   of the oldest entry; everything it may still do is a commit of some
+//!   entry now in `B[p]` (writes `M(b)` for every `b` in `B[p]`).
+//! - `CASTSO` and every RMW read and write `M(a)`.
+//! - barriers, fork, join and end touch no cell: they are enabled or not
+//!   by `B[p]` alone and change nothing shared.
+//! - later (the future of a thread that has not moved yet): a store will
+//!   write `M(a)` through its commit.
+//!
+//! Commutation of steps with disjoint footprints: steps of different
+//! threads read and write `m` only at the cells declared, and each reads
+//! only its own buffer. A thread's steps and the commits of its own buffer
+//! commute (MCR Sec. 3 and Sec. 4.3: a buffered write and the flush of an
+//! older one act on the two ends of the FIFO): while `B[p]` is non-empty
+//! the only steps of `p` enabled are loads, stores and the barriers that
+//! need no drain; a store appends at the tail while the commit removes the
+//! head; a load of `a` returns the newest buffered store to `a`, which the
+//! commit of the head leaves in place, or, if the head was the only one, the
+//! value that commit writes to `m[a]`; and the commit stays enabled and
+//! commits the same entry whatever `p` does meanwhile.
 
+use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{LocId, Program, ThreadId, Value};
 use crate::mapping::Target;
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
@@ -85,6 +117,48 @@ impl MemoryModel for Tso {
 
     fn target(&self) -> Option<Target> {
         Some(Target::Tso)
+    }
+
+    const DECLARES_DEPENDENCE: bool = true;
+
+    /// Module docs, "Dependence".
+    fn footprint(&self, _s: &Segs, _p: ThreadId, op: &MemOp) -> Footprint {
+        match *op {
+            MemOp::Store { .. } => Footprint::NONE,
+            _ => self.future_footprint(op),
+        }
+    }
+
+    /// Module docs, "Dependence".
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        match *op {
+            MemOp::Load { loc, .. } => Footprint::read(loc),
+            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
+                Footprint::write(loc)
+            }
+            MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+                Footprint::NONE
+            }
+        }
+    }
+
+    /// One agent per non-empty buffer, as [`MemoryModel::internal`] lists
+    /// the commits.
+    fn internal_agents(&self, s: &Segs, out: &mut Vec<InternalAgent>) {
+        for p in 0..s.len() - 1 {
+            let b = buffer(s, ThreadId::new(p));
+            if let Some(head) = b.first() {
+                let mut later = Footprint::NONE;
+                for e in b.chunks_exact(2) {
+                    later = later.union(Footprint::write(LocId(e[0] as u32)));
+                }
+                out.push(InternalAgent {
+                    owner: Some(ThreadId::new(p)),
+                    now: Footprint::write(LocId(*head as u32)),
+                    later,
+                });
+            }
+        }
     }
 }
 
