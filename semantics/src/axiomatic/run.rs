@@ -71,10 +71,10 @@ pub struct AxSummary {
 /// The program a model's axioms judge: unrolled, and for the hardware
 /// models compiled with the mapping. Event instructions refer to it.
 pub fn prepare(program: &Program, model: AxModel, opts: &AxOptions) -> Result<Program, AxError> {
-    let unrolled = match (program.has_loops(), opts.unroll) {
-        (false, _) => program.clone(),
-        (true, None) => return Err(AxError::HasLoops),
-        (true, Some(k)) => unroll(program, k),
+    let unrolled = match (program.first_loop(), opts.unroll) {
+        (None, _) => program.clone(),
+        (Some((thread, at)), None) => return Err(AxError::HasLoops { thread, at }),
+        (Some(_), Some(k)) => unroll(program, k),
     };
     let target = match model {
         AxModel::Sc => Target::Sc,
