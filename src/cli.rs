@@ -179,10 +179,11 @@ pub struct FmtArgs {
     /// Rewrite the files in place.
     #[arg(long, conflicts_with = "check")]
     pub write: bool,
-    /// The syntax to print: relaxlab's own (herd tests are translated), or
+    /// The syntax to print: relaxlab's own (the default for relaxlab
+    /// tests; a herd7 test is translated only when this is given), or
     /// herd7's C litmus format for a test within the C subset.
-    #[arg(long, value_enum, default_value_t = FmtTarget::Relaxlab)]
-    pub to: FmtTarget,
+    #[arg(long, value_enum)]
+    pub to: Option<FmtTarget>,
 }
 
 /// `fmt --to`.

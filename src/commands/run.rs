@@ -85,7 +85,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
             let table = match pool.install(|| engine::run(&program, key, &settings)) {
                 Ok(t) => t,
                 Err(e) => {
-                    io.report(&miette::Report::new(e));
+                    io.report(&load::attach(e, &file));
                     exit = exit.max(Exit::InputError);
                     continue;
                 }
