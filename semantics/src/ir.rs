@@ -773,7 +773,9 @@ impl Program {
                 .iter()
                 .enumerate()
                 .find_map(|(i, ins)| match &ins.instr {
-                    Instr::Branch { target, .. } | Instr::Jump { target } if target.index() <= i => {
+                    Instr::Branch { target, .. } | Instr::Jump { target }
+                        if target.index() <= i =>
+                    {
                         Some((ThreadId::new(t), *target))
                     }
                     _ => None,

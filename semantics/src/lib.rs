@@ -5,6 +5,7 @@
 //! I/O and knows nothing of the litmus syntax (ARCHITECTURE.md, invariant 1).
 
 pub mod axiomatic;
+pub mod budget;
 pub mod c11;
 pub mod c11t;
 pub mod ir;
@@ -12,5 +13,7 @@ pub mod mapping;
 pub mod model;
 pub mod operational;
 pub mod outcome;
+pub mod picture;
 pub mod relaxer;
 mod shared_vec;
+pub mod stepper;

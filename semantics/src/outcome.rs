@@ -89,6 +89,13 @@ pub enum BoundHit {
     /// Sampling: `runs` runs reached the per-run step bound `bound` and were
     /// cut short without an outcome.
     MaxSteps { bound: u64, runs: u64 },
+    /// The user interrupted the search (Ctrl-C); [`Stats`] says how far it
+    /// got.
+    Interrupted,
+    /// The search ran past its time limit of `millis` milliseconds.
+    Timeout { millis: u64 },
+    /// The process used more than `bytes` bytes of memory.
+    MaxMemory { bytes: u64 },
 }
 
 /// Counters of a run. Timing is kept out: it is not deterministic, and the

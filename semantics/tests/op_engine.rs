@@ -179,6 +179,7 @@ fn max_states_bound_is_reported_with_a_partial_table() {
     let o = ExploreOptions {
         max_states: 10,
         mapping: Mapping::Standard,
+        ..ExploreOptions::default()
     };
     let t = explore(&iriw(None), &Tso, &o);
     assert_eq!(t.bounds, vec![BoundHit::MaxStates(10)]);
@@ -187,6 +188,56 @@ fn max_states_bound_is_reported_with_a_partial_table() {
     assert!(full.complete());
     assert!(full.stats.states > 10);
     assert!(full.stats.transitions >= full.stats.states - 1);
+}
+
+#[test]
+fn an_exhausted_budget_stops_exploration_and_sampling_with_a_partial_table() {
+    use relaxlab_semantics::budget::{Budget, Deadline};
+    use relaxlab_semantics::operational::{sample, SampleOptions};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let interrupted = Budget {
+        interrupt: Some(Arc::new(AtomicBool::new(true))),
+        ..Budget::default()
+    };
+    // The budget is polled after each chunk of the frontier: the first
+    // chunk (the initial state) is expanded, then the search stops.
+    let t = explore(
+        &iriw(None),
+        &Tso,
+        &ExploreOptions {
+            budget: interrupted.clone(),
+            ..ExploreOptions::default()
+        },
+    );
+    assert_eq!(t.bounds, vec![BoundHit::Interrupted]);
+    assert!(!t.complete());
+    let full = explore(&iriw(None), &Tso, &ExploreOptions::default());
+    assert!(t.stats.states < full.stats.states);
+    let timed_out = explore(
+        &iriw(None),
+        &Tso,
+        &ExploreOptions {
+            budget: Budget {
+                deadline: Some(Deadline::after(std::time::Duration::ZERO)),
+                ..Budget::default()
+            },
+            ..ExploreOptions::default()
+        },
+    );
+    assert_eq!(timed_out.bounds, vec![BoundHit::Timeout { millis: 0 }]);
+    // Sampling stops after its first chunk of runs, and says how many ran.
+    let s = sample(
+        &sb(WriteOrd::Rlx, ReadOrd::Rlx, None),
+        &Tso,
+        &SampleOptions {
+            runs: u64::MAX,
+            budget: interrupted,
+            ..SampleOptions::default()
+        },
+    );
+    assert_eq!(s.bounds, vec![BoundHit::Interrupted]);
+    assert!(s.stats.states > 0 && s.stats.states < u64::MAX);
 }
 
 #[test]

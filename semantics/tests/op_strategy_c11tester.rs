@@ -22,6 +22,7 @@ fn opts(strategy: Strategy, runs: u64, seed: u64) -> SampleOptions {
         strategy,
         max_steps: 10_000,
         mapping: Mapping::Standard,
+        ..SampleOptions::default()
     }
 }
 

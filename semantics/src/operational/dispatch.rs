@@ -11,7 +11,7 @@ use super::models::{Pslo, Pso, Sc, Tso};
 use super::sample::{replay, sample, SampleOptions};
 
 /// How to run a model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Run {
     Exhaustive(ExploreOptions),
     Sample(SampleOptions),

@@ -23,7 +23,9 @@
 //! Cycles in the state graph (spin loops) need no bound: a state already
 //! stored is not expanded again. The `max_states` bound stops the search
 //! after that many stored states; the table is then partial and says so
-//! ([`BoundHit::MaxStates`]).
+//! ([`BoundHit::MaxStates`]). The options' [`Budget`] (interruption, time,
+//! memory) is polled after every merged chunk, and stops the search the
+//! same way.
 //!
 //! Memory: a stored state costs its row (`4 * (threads + 1)` bytes), about
 //! 8 to 16 bytes of hash table (an index and 32 bits of hash, at hashbrown's
@@ -43,6 +45,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+use crate::budget::Budget;
 use crate::ir::{Program, Value};
 use crate::mapping::{compile, Mapping};
 use crate::model::{MemoryModel, Race};
@@ -53,13 +56,16 @@ use super::interp::{Ended, Interp, Next, Scratch};
 use super::runner::replay_choices;
 
 /// Options of exhaustive exploration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct ExploreOptions {
     /// Stop after storing this many states (default 10,000,000, about 1.5
     /// GB at the design target of 150 bytes per state).
     pub max_states: u64,
     /// The compilation mapping hardware models apply (MODELS.md 2.5).
     pub mapping: Mapping,
+    /// Interruption, time and memory bounds, polled after every merged
+    /// chunk of the frontier.
+    pub budget: Budget,
 }
 
 impl Default for ExploreOptions {
@@ -67,6 +73,7 @@ impl Default for ExploreOptions {
         ExploreOptions {
             max_states: 10_000_000,
             mapping: Mapping::Standard,
+            budget: Budget::default(),
         }
     }
 }
@@ -107,6 +114,7 @@ pub fn explore_with_progress<M: MemoryModel>(
     let program = program_for(program, model, opts.mapping);
     let mut explorer = Explorer::new(&program, model, opts.max_states);
     explorer.progress = Some(Progress(progress));
+    explorer.budget = &opts.budget;
     explorer.run()
 }
 
@@ -119,6 +127,13 @@ impl std::fmt::Debug for Progress<'_> {
         f.write_str("Progress")
     }
 }
+
+/// The budget of an explorer built without options: it never runs out.
+static NO_BUDGET: Budget = Budget {
+    interrupt: None,
+    deadline: None,
+    memory: None,
+};
 
 /// States expanded in parallel before a sequential merge. Fixed, so the
 /// merge order does not depend on the number of threads.
@@ -202,6 +217,8 @@ struct Explorer<'p, M: MemoryModel> {
     row: Vec<u32>,
     /// Told the number of stored states after every merged chunk.
     progress: Option<Progress<'p>>,
+    /// Polled after every merged chunk.
+    budget: &'p Budget,
 }
 
 impl<'p, M: MemoryModel> Explorer<'p, M> {
@@ -223,6 +240,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             bound: None,
             row: vec![0; n + 1],
             progress: None,
+            budget: &NO_BUDGET,
         }
     }
 
@@ -275,6 +293,9 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 }
                 if let Some(Progress(progress)) = self.progress {
                     progress(self.states.len() as u64);
+                }
+                if self.bound.is_none() {
+                    self.bound = self.budget.exhausted();
                 }
                 start = end;
             }

@@ -11,6 +11,10 @@
 //! state, a failure, a discard (`assume`, `filter`), a deadlock, or at the
 //! per-run step bound (reported as [`BoundHit::MaxSteps`]).
 //!
+//! Runs are computed in chunks of [`RUN_CHUNK`]; the options' [`Budget`]
+//! (interruption, time, memory) is polled after each, and stops the
+//! session with the runs done so far, reported as a bound.
+//!
 //! The table's rows count the runs ending in each outcome; each row and
 //! failure carries the trace of the first run (lowest index) that reached
 //! it, rebuilt by replaying that run.
@@ -19,6 +23,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+use crate::budget::Budget;
 use crate::ir::{Program, Value};
 use crate::mapping::Mapping;
 use crate::model::{MemoryModel, Race};
@@ -31,7 +36,7 @@ use super::runner::{MoveInfo, Runner, Status};
 use super::schedule::{pick_simple, Consecutive, Delay, Family, Pick, Strategy};
 
 /// Options of sampled exploration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct SampleOptions {
     /// How many runs (default 1,000).
     pub runs: u64,
@@ -43,6 +48,9 @@ pub struct SampleOptions {
     pub max_steps: u64,
     /// The compilation mapping hardware models apply (MODELS.md 2.5).
     pub mapping: Mapping,
+    /// Interruption, time and memory bounds, polled after every chunk of
+    /// [`RUN_CHUNK`] runs.
+    pub budget: Budget,
 }
 
 impl Default for SampleOptions {
@@ -53,9 +61,16 @@ impl Default for SampleOptions {
             strategy: Strategy::Uniform,
             max_steps: 10_000,
             mapping: Mapping::Standard,
+            budget: Budget::default(),
         }
     }
 }
+
+/// Runs computed in parallel before their results are folded into the
+/// table, in index order. Fixed, so the table does not depend on the
+/// number of worker threads; it also bounds the memory a session takes,
+/// whatever its number of runs.
+const RUN_CHUNK: u64 = 1 << 12;
 
 /// How one run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,44 +93,72 @@ struct RunResult {
     races: Vec<Race>,
 }
 
+/// The first run (lowest index) that reached each row and each failure of
+/// a sampled table, aligned with its `rows` and `failures`: the run whose
+/// trace is the witness, and the index `replay` takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FirstRuns {
+    pub rows: Vec<u64>,
+    pub failures: Vec<u64>,
+}
+
 /// Runs `program` `opts.runs` times under `model` and counts the outcomes.
 pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions) -> OutcomeTable {
+    sample_with_first_runs(program, model, opts).0
+}
+
+/// [`sample`], with the index of the run behind each witness.
+pub fn sample_with_first_runs<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    opts: &SampleOptions,
+) -> (OutcomeTable, FirstRuns) {
     let program = program_for(program, model, opts.mapping);
     let shared = Interp::new(&program, model);
     let interp = || shared.clone();
-    let results: Vec<RunResult> = (0..opts.runs)
-        .into_par_iter()
-        .map(|i| run_one(interp(), opts, i, None))
-        .collect();
     let mut rows: BTreeMap<Vec<Value>, (Option<bool>, u64, bool, u64)> = BTreeMap::new();
     let mut failures: BTreeMap<FailureKind, (u64, u64)> = BTreeMap::new();
     let mut races: BTreeMap<Race, ()> = BTreeMap::new();
     let (mut steps, mut cut) = (0u64, 0u64);
-    for (i, r) in results.into_iter().enumerate() {
-        let i = i as u64;
-        steps += r.steps;
-        races.extend(r.races.into_iter().map(|x| (x.unordered(), ())));
-        match r.end {
-            RunEnd::Final {
-                values,
-                satisfies,
-                racy,
-            } => {
-                let e = rows.entry(values).or_insert((satisfies, 0, true, i));
-                e.1 += 1;
-                e.2 &= racy;
+    let mut done = 0u64;
+    let mut stopped = None;
+    while done < opts.runs && stopped.is_none() {
+        let end = done.saturating_add(RUN_CHUNK).min(opts.runs);
+        let results: Vec<RunResult> = (done..end)
+            .into_par_iter()
+            .map(|i| run_one(interp(), opts, i, None))
+            .collect();
+        for (i, r) in (done..end).zip(results) {
+            steps += r.steps;
+            races.extend(r.races.into_iter().map(|x| (x.unordered(), ())));
+            match r.end {
+                RunEnd::Final {
+                    values,
+                    satisfies,
+                    racy,
+                } => {
+                    let e = rows.entry(values).or_insert((satisfies, 0, true, i));
+                    e.1 += 1;
+                    e.2 &= racy;
+                }
+                RunEnd::Failed(kind) => failures.entry(kind).or_insert((0, i)).0 += 1,
+                RunEnd::Discarded => {}
+                RunEnd::StepBound => cut += 1,
             }
-            RunEnd::Failed(kind) => failures.entry(kind).or_insert((0, i)).0 += 1,
-            RunEnd::Discarded => {}
-            RunEnd::StepBound => cut += 1,
         }
+        done = end;
+        stopped = opts.budget.exhausted();
     }
     let witness = |i: u64| {
         let mut trace = Trace::default();
         run_one(interp(), opts, i, Some(&mut trace));
         trace
     };
-    OutcomeTable {
+    let first_runs = FirstRuns {
+        rows: rows.values().map(|r| r.3).collect(),
+        failures: failures.values().map(|f| f.1).collect(),
+    };
+    let table = OutcomeTable {
         model: model.name().to_string(),
         rows: rows
             .into_iter()
@@ -139,18 +182,19 @@ pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions
         races: races.into_keys().collect(),
         race_witnesses: Vec::new(),
         stats: Stats {
-            states: opts.runs,
+            states: done,
             transitions: steps,
         },
-        bounds: if cut > 0 {
-            vec![BoundHit::MaxSteps {
+        bounds: (cut > 0)
+            .then_some(BoundHit::MaxSteps {
                 bound: opts.max_steps,
                 runs: cut,
-            }]
-        } else {
-            vec![]
-        },
-    }
+            })
+            .into_iter()
+            .chain(stopped)
+            .collect(),
+    };
+    (table, first_runs)
 }
 
 /// The trace of run `index` of the session `opts` describes, and its

@@ -1,0 +1,147 @@
+//! Reasons outside a search to stop it early: an interruption (Ctrl-C), a
+//! deadline (`--timeout`) and a memory ceiling (`--max-memory`).
+//!
+//! The state bound (`--max-states`), the candidate bound and the step
+//! bound of sampled runs are properties of the search and live in each
+//! engine's options. A [`Budget`] holds the bounds that depend on the
+//! world: the engines poll it between units of work (a chunk of the
+//! breadth-first frontier, a chunk of sampled runs) and, once it is
+//! exhausted, stop and report the [`BoundHit`] it names, like any other
+//! bound (ARCHITECTURE.md, invariant 4). What was found before the stop is
+//! kept: the table is partial and says so.
+//!
+//! This crate does no I/O (invariant 1): the caller supplies the flag a
+//! signal handler sets and the probe that reads the process's memory use.
+//! Polling costs an atomic load, a clock read and, with a ceiling, one
+//! probe call per unit of work, so units are a few milliseconds long or
+//! more. A run that hits one of these bounds is not deterministic (where it
+//! stops depends on the clock or on when the user pressed Ctrl-C); every
+//! run that does not hit one is unaffected.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::outcome::BoundHit;
+
+/// Reports the memory the process uses now, in bytes, or `None` when it
+/// cannot tell.
+pub type MemoryProbe = fn() -> Option<u64>;
+
+/// The bounds of a search that depend on the world (see the module docs).
+/// The default budget never runs out.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Set by the caller (a SIGINT handler) to ask the search to stop:
+    /// [`BoundHit::Interrupted`].
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Stop at this instant: [`BoundHit::Timeout`], which reports the
+    /// duration the caller gave.
+    pub deadline: Option<Deadline>,
+    /// Stop once the process uses more than this: [`BoundHit::MaxMemory`].
+    pub memory: Option<MemoryCeiling>,
+}
+
+/// A point in time to stop at, and the duration it was given as.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    pub at: Instant,
+    pub after: Duration,
+}
+
+impl Deadline {
+    /// The deadline `after` from now.
+    pub fn after(after: Duration) -> Deadline {
+        let now = Instant::now();
+        Deadline {
+            at: now
+                .checked_add(after)
+                .unwrap_or(now + Duration::from_secs(u32::MAX.into())),
+            after,
+        }
+    }
+}
+
+/// A ceiling on the process's memory use, and how to measure it.
+#[derive(Clone, Copy, Debug)]
+pub struct MemoryCeiling {
+    pub bytes: u64,
+    pub probe: MemoryProbe,
+}
+
+impl Budget {
+    /// The bound that has run out, if any: an interruption first, then the
+    /// deadline, then memory.
+    pub fn exhausted(&self) -> Option<BoundHit> {
+        if let Some(flag) = &self.interrupt {
+            if flag.load(Ordering::Relaxed) {
+                return Some(BoundHit::Interrupted);
+            }
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d.at {
+                return Some(BoundHit::Timeout {
+                    millis: u64::try_from(d.after.as_millis()).unwrap_or(u64::MAX),
+                });
+            }
+        }
+        if let Some(m) = self.memory {
+            if (m.probe)().is_some_and(|used| used > m.bytes) {
+                return Some(BoundHit::MaxMemory { bytes: m.bytes });
+            }
+        }
+        None
+    }
+
+    /// Does this budget never run out?
+    pub fn is_unlimited(&self) -> bool {
+        self.interrupt.is_none() && self.deadline.is_none() && self.memory.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_budget_never_runs_out() {
+        assert!(Budget::default().is_unlimited());
+        assert_eq!(Budget::default().exhausted(), None);
+    }
+
+    #[test]
+    fn interruption_wins_over_the_other_bounds() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let budget = Budget {
+            interrupt: Some(flag.clone()),
+            deadline: Some(Deadline::after(Duration::ZERO)),
+            memory: Some(MemoryCeiling {
+                bytes: 0,
+                probe: || Some(1),
+            }),
+        };
+        assert_eq!(budget.exhausted(), Some(BoundHit::Timeout { millis: 0 }));
+        flag.store(true, Ordering::Relaxed);
+        assert_eq!(budget.exhausted(), Some(BoundHit::Interrupted));
+    }
+
+    #[test]
+    fn memory_ceiling_uses_the_probe() {
+        let over = Budget {
+            memory: Some(MemoryCeiling {
+                bytes: 10,
+                probe: || Some(11),
+            }),
+            ..Budget::default()
+        };
+        assert_eq!(over.exhausted(), Some(BoundHit::MaxMemory { bytes: 10 }));
+        let unknown = Budget {
+            memory: Some(MemoryCeiling {
+                bytes: 10,
+                probe: || None,
+            }),
+            ..Budget::default()
+        };
+        assert_eq!(unknown.exhausted(), None);
+    }
+}
