@@ -52,6 +52,16 @@ pub(crate) fn test(
     trailers: Vec<Trailer>,
 ) -> Test {
     let (init, init_span) = init.unwrap_or_default();
+    // Without a doc string the parser's end of the header is where the
+    // next token starts (past any comment on the header line): the header
+    // ends with its name.
+    let header_span = match doc {
+        Some(_) => header_span,
+        None => Span {
+            start: header_span.start,
+            end: name.span.end,
+        },
+    };
     let mut test = Test {
         name,
         doc: doc.map(str::to_string),

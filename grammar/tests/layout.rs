@@ -325,3 +325,13 @@ fn expect_blocks_keep_their_lines() {
     );
     assert_eq!(format(&parse(&f).unwrap()), f);
 }
+
+/// A comment on the header line stays there, with or without a doc
+/// string.
+#[test]
+fn a_comment_on_the_header_line_stays_there() {
+    for header in ["test T", "test T \"doc\""] {
+        let src = format!("{header} // why\n\nthread P0 {{\n}}\n");
+        assert_eq!(format(&parse(&src).unwrap()), src);
+    }
+}
