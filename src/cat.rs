@@ -160,7 +160,7 @@ pub fn run(
     settings: &Settings,
 ) -> Result<OutcomeTable, AxiomaticError> {
     axiomatic::run_cat(program, model, &ax_options(settings))
-        .map_err(|e: AxError| AxiomaticError(e))
+        .map_err(|e: AxError| AxiomaticError::new(e, program))
 }
 
 /// One consistent execution per outcome of a cat model, as DOT digraphs

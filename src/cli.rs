@@ -250,7 +250,8 @@ Examples:
   relaxlab fmt litmus/classic/SB.litmus
   relaxlab fmt --check litmus/
   relaxlab fmt --write my-test.litmus
-  relaxlab fmt --to herd-c litmus/classic/MP+rel+acq.litmus")]
+  relaxlab fmt --to herd-c litmus/classic/MP+rel+acq.litmus
+  relaxlab fmt --to relaxlab litmus/herd/c/MP+rel+acq.litmus")]
 pub struct FmtArgs {
     /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
@@ -261,10 +262,11 @@ pub struct FmtArgs {
     /// Rewrite the files in place.
     #[arg(long, conflicts_with = "check")]
     pub write: bool,
-    /// The syntax to print: relaxlab's own (herd tests are translated), or
+    /// The syntax to print: relaxlab's own (the default for relaxlab
+    /// tests; a herd7 test is translated only when this is given), or
     /// herd7's C litmus format for a test within the C subset.
-    #[arg(long, value_enum, default_value_t = FmtTarget::Relaxlab)]
-    pub to: FmtTarget,
+    #[arg(long, value_enum)]
+    pub to: Option<FmtTarget>,
 }
 
 /// `fmt --to`.

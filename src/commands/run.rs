@@ -115,7 +115,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                 Job::Model(k) => (
                     engine::program_for(&program, k, &settings),
                     pool.install(|| engine::run_detailed(&program, k, &settings))
-                        .map_err(miette::Report::new),
+                        .map_err(|e| load::attach(e, &file)),
                 ),
                 Job::Cat(c) => (
                     crate::cat::program_for(&program, &c.model, &settings),
@@ -125,7 +125,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                             first_runs: None,
                             non_sc_unknown: None,
                         })
-                        .map_err(miette::Report::new),
+                        .map_err(|e| load::attach(e, &file)),
                 ),
             };
             let ran = match ran {
