@@ -43,6 +43,8 @@ pub enum Command {
     Confirm(ConfirmArgs),
     /// Measure exploration speed and memory on the benchmark tests.
     Bench(BenchArgs),
+    /// The fewest fences (or weakest orders) that make a test's condition hold, verified.
+    Repair(RepairArgs),
 }
 
 /// Output formats of `run`.
@@ -289,4 +291,58 @@ pub struct BenchArgs {
     pub jobs: Vec<usize>,
     #[arg(long)]
     pub max_states: Option<u64>,
+}
+
+/// `repair --goal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GoalArg {
+    /// The condition holds as its quantifier asks (`exists`: never), and
+    /// no execution fails.
+    Condition,
+    /// No outcome or failure SC does not have.
+    Sc,
+}
+
+/// `repair --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RepairFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// A litmus file.
+    pub file: PathBuf,
+    /// The model: tso, pso, pslo, c11r, c11t, or axiomatic (ax.tso, ax.rc11, ...).
+    #[arg(long, short = 'm')]
+    pub model: String,
+    /// What the repair must achieve.
+    #[arg(long, value_enum, default_value_t = GoalArg::Condition)]
+    pub goal: GoalArg,
+    /// Write the first minimum repair's program to this file.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = RepairFormat::Table)]
+    pub format: RepairFormat,
+    /// Consider at most this many candidate sites (minimality is then
+    /// proven among them only, and the exit code is 3).
+    #[arg(long, default_value_t = 200)]
+    pub max_candidates: usize,
+    /// List at most this many minimum repairs.
+    #[arg(long, default_value_t = 32)]
+    pub max_solutions: usize,
+    /// Memory-model mapping of C11 orders on hardware models.
+    #[arg(long, value_enum)]
+    pub mapping: Option<MappingArg>,
+    /// Worker threads of each exploration (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Stop each exploration after storing this many states.
+    #[arg(long)]
+    pub max_states: Option<u64>,
+    /// Unroll loops this many times (axiomatic models).
+    #[arg(long)]
+    pub unroll: Option<u32>,
 }

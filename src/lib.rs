@@ -76,6 +76,7 @@ where
         cli::Command::Predict(a) => commands::relaxer::predict(a, io),
         cli::Command::Confirm(a) => commands::relaxer::confirm(a, io),
         cli::Command::Bench(a) => commands::bench::bench(a, io),
+        cli::Command::Repair(a) => commands::repair::repair(a, io),
     };
     match result {
         Ok(exit) => exit,

@@ -14,4 +14,5 @@ pub mod model;
 pub mod operational;
 pub mod outcome;
 pub mod relaxer;
+pub mod repair;
 mod shared_vec;
