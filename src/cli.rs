@@ -339,7 +339,10 @@ pub struct RepairArgs {
     /// Worker threads of each exploration (default: all cores).
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
-    /// Stop each exploration after storing this many states.
+    /// Stop each exploration after storing this many states (default: the
+    /// program as written gets the usual bound, later runs 64 times the
+    /// states it stored, at least 20,000); a run stopped by it leaves its
+    /// placement undecided.
     #[arg(long)]
     pub max_states: Option<u64>,
     /// Unroll loops this many times (axiomatic models).

@@ -34,6 +34,9 @@ pub trait Oracle {
     /// Runs `program` under the model: the program it ran (compiled,
     /// unrolled; the table's instruction ids number it) and the table.
     fn explore(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError>;
+    /// Bounds the states of later runs (an operational oracle; the
+    /// axiomatic engine keeps its candidate bound).
+    fn bound_states(&mut self, max_states: u64);
     /// Runs `program` under SC, with the same engine and bounds.
     fn explore_sc(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError>;
     /// The happens-before cycle of a bad execution of `program` (whose run
@@ -102,6 +105,10 @@ impl<M: MemoryModel> Oracle for Operational<M> {
         self.op.name().to_string()
     }
 
+    fn bound_states(&mut self, max_states: u64) {
+        self.opts.max_states = self.opts.max_states.min(max_states);
+    }
+
     fn explore(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError> {
         let ran = operational::program_for(program, &self.model, self.opts.mapping).into_owned();
         let table = operational::explore(program, &self.model, &self.opts);
@@ -150,6 +157,8 @@ impl Oracle for Axiomatic {
     fn model(&self) -> String {
         format!("ax.{}", self.model.name())
     }
+
+    fn bound_states(&mut self, _max_states: u64) {}
 
     fn explore(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError> {
         self.run(self.model, program)

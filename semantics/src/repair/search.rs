@@ -37,10 +37,21 @@
 //!    in increasing total cost, skipping those weaker than one already
 //!    failed; every assignment of the cheapest working cost is kept.
 //!
-//! Results of runs are cached by placement. A run that hits a bound (max
-//! states, unrolling, candidates, the budget) and found nothing bad proves
-//! nothing: the search stops there and says which bound it hit. A bad
-//! behaviour found before a bound is still bad.
+//! Results of runs are cached by placement. A bad behaviour found before a
+//! bound is still bad. A run that hits a bound (`--max-states`, the
+//! axiomatic candidate bound) and found nothing bad decides nothing: such
+//! a placement is *undecided*. Growth never adds it; a hitting set that is
+//! undecided is excluded by an *assumed* clause (its complement), so the
+//! search goes on to other placements; a cheaper option assignment that is
+//! undecided is not listed. The result then says so: the minimum found is
+//! proven only down to the bound the proven clauses give
+//! ([`Repair::lower_bound`]), and a repair among the undecided placements
+//! may have been missed. (Under `c11r` and `c11t` a release operation in a
+//! spin loop bumps a clock every iteration, so a fence or a release order
+//! placed there can make the state space infinite.) Unrolling bounds every
+//! run of a looping program alike and is reported as a bound of the
+//! verification ([`Repair::unrolled`]); the budget (Ctrl-C, time, memory)
+//! stops the search.
 
 use std::collections::BTreeMap;
 
@@ -66,9 +77,20 @@ pub struct RepairOptions {
     pub max_sites: usize,
     /// List at most this many minimum repairs.
     pub max_solutions: usize,
+    /// Bound every run after the first (the program as written, explored
+    /// with the oracle's own bound) to this many times the states that run
+    /// stored, at least [`MIN_RELATIVE_STATES`]: a placement that makes the
+    /// state space infinite is given up on at a cost in proportion to the
+    /// program, and left undecided. `None`: the oracle's bound throughout.
+    pub state_factor: Option<u64>,
+    /// Give up once this many placements are undecided.
+    pub max_undecided: usize,
     /// Stop between runs when it runs out (each run also polls it).
     pub budget: Budget,
 }
+
+/// The least state bound [`RepairOptions::state_factor`] gives a run.
+pub const MIN_RELATIVE_STATES: u64 = 20_000;
 
 impl Default for RepairOptions {
     fn default() -> Self {
@@ -76,6 +98,8 @@ impl Default for RepairOptions {
             goal: Goal::Condition,
             max_sites: 200,
             max_solutions: 32,
+            state_factor: Some(64),
+            max_undecided: 16,
             budget: Budget::default(),
         }
     }
@@ -103,14 +127,34 @@ enum Verdict {
 }
 
 impl Trial {
+    /// Unrolling (`--unroll`, axiomatic models) bounds every run of a
+    /// program with loops alike: within it a run decides, and the repair
+    /// says that its verification holds up to the bound
+    /// ([`Repair::unrolled`]). Any other bound leaves a run that found
+    /// nothing bad undecided.
     fn verdict(&self) -> Verdict {
+        let open: Vec<BoundHit> = self
+            .table
+            .bounds
+            .iter()
+            .copied()
+            .filter(|b| !matches!(b, BoundHit::Unroll(_)))
+            .collect();
         if !self.bad.is_empty() {
             Verdict::Fails
-        } else if self.table.complete() {
+        } else if open.is_empty() {
             Verdict::Works
         } else {
-            Verdict::Unknown(self.table.bounds.clone())
+            Verdict::Unknown(open)
         }
+    }
+
+    /// The unrolling bound this run was cut by, if any.
+    pub fn unrolled(&self) -> Option<u32> {
+        self.table.bounds.iter().find_map(|b| match b {
+            BoundHit::Unroll(k) => Some(*k),
+            _ => None,
+        })
     }
 }
 
@@ -170,16 +214,32 @@ pub struct Repair {
     /// [`MAX_KIND_ASSIGNMENTS`]: its options are the strongest, not the
     /// cheapest.
     pub strength_bounded: bool,
-    /// Clauses learnt: the proof that no smaller repair works.
+    /// Clauses learnt: the proof that no smaller repair works. Clauses
+    /// assumed for undecided placements are not among them.
     pub clauses: Vec<Vec<usize>>,
+    /// No repair with fewer changes than this works (the minimum hitting
+    /// set of the clauses learnt from failing runs); equal to `minimum`
+    /// unless runs were undecided.
+    pub lower_bound: usize,
+    /// Placements (strongest options, or a minimum set's cheaper options)
+    /// whose runs hit a bound (`--max-states`, ...) before deciding, with
+    /// the bounds: they were treated as failing, so a repair among them
+    /// may have been missed.
+    pub undecided: Vec<(Placement, Vec<BoundHit>)>,
     /// Exhaustive runs made (the cache spares repeats).
     pub runs: u64,
+    /// Some run was cut by unrolling loops this many times: repairs are
+    /// verified for executions within the bound only (a failing run is
+    /// still a failure, so minimality stands).
+    pub unrolled: Option<u32>,
 }
 
 impl Repair {
     /// Did a bound cut the search (sites, listing, strength, a run)?
     pub fn bounded(&self) -> bool {
         self.sites_found > self.sites.len()
+            || self.unrolled.is_some()
+            || !self.undecided.is_empty()
             || self.more_solutions
             || self.strength_bounded
             || matches!(self.status, Status::Stopped(_))
@@ -221,7 +281,14 @@ struct Search<'a> {
     budget: Budget,
     cache: BTreeMap<Placement, Trial>,
     clauses: Vec<Vec<usize>>,
+    /// Per clause: learnt from a failing run (else assumed, see
+    /// [`Search::assume_fails`]).
+    proven: Vec<bool>,
+    /// Placements whose runs hit a bound before deciding.
+    undecided: Vec<(Placement, Vec<BoundHit>)>,
     runs: u64,
+    unrolled: Option<u32>,
+    max_undecided: usize,
     /// Source memory instructions by (thread, span), for cycles.
     by_span: BTreeMap<(ThreadId, u32, u32), InstrId>,
 }
@@ -273,19 +340,39 @@ impl Search<'_> {
             }
             let program = apply(self.program, &self.sites, placement);
             let trial = self.run(&program)?;
+            self.unrolled = self.unrolled.or(trial.unrolled());
             self.cache.insert(placement.clone(), trial);
         }
         Ok(&self.cache[placement])
     }
 
-    /// The verdict on a placement; a bound that leaves it unknown stops the
-    /// search.
-    fn works(&mut self, placement: &Placement) -> Step<bool> {
-        match self.trial(placement)?.verdict() {
-            Verdict::Works => Ok(true),
-            Verdict::Fails => Ok(false),
-            Verdict::Unknown(bounds) => Err(Halt::Bound(bounds)),
+    /// The verdict on a placement.
+    fn verdict(&mut self, placement: &Placement) -> Step<Verdict> {
+        Ok(self.trial(placement)?.verdict())
+    }
+
+    /// Records a placement a bound left undecided; stops the search once
+    /// there are too many.
+    fn undecided(&mut self, placement: &Placement, bounds: Vec<BoundHit>) -> Step<()> {
+        if !self.undecided.iter().any(|(p, _)| p == placement) {
+            self.undecided.push((placement.clone(), bounds.clone()));
         }
+        if self.undecided.len() > self.max_undecided {
+            return Err(Halt::Bound(bounds));
+        }
+        Ok(())
+    }
+
+    /// Excludes the undecided set `h` and its subsets from the search by
+    /// the clause `all \ h`, which no run has proven: the minimum found is
+    /// then proven only if the proven clauses alone force it.
+    fn assume_fails(&mut self, h: &[usize], bounds: Vec<BoundHit>) -> Step<()> {
+        let placement = self.strongest(h);
+        self.undecided(&placement, bounds)?;
+        let set = SiteSet::from_slice(self.n(), h);
+        self.clauses.push(set.complement(self.n()).elements());
+        self.proven.push(false);
+        Ok(())
     }
 
     /// Does the set (strongest options) fail for certain? A bound leaves
@@ -357,12 +444,8 @@ impl Search<'_> {
         }
         let rest = s.complement(n).elements();
         self.grow(&mut s, &rest)?;
-        let clause = s.complement(n).elements();
-        debug_assert!(
-            !clause.is_empty(),
-            "relaxlab internal error: every site at its strongest fails"
-        );
-        self.clauses.push(clause);
+        self.clauses.push(s.complement(n).elements());
+        self.proven.push(true);
         Ok(())
     }
 
@@ -389,16 +472,18 @@ impl Search<'_> {
     }
 
     /// The minimum number of sites, the minimum sets that work (up to
-    /// `max`), and whether more exist (steps 2 and 4).
-    fn minimum_sets(&mut self, max: usize) -> Step<(usize, Vec<Vec<usize>>, bool)> {
+    /// `max`), and whether more exist (steps 2 and 4); `None` when no set
+    /// of sites is left to try (every one failed or was undecided).
+    fn minimum_sets(&mut self, max: usize) -> Step<Option<(usize, Vec<Vec<usize>>, bool)>> {
         let first = loop {
-            let h = minimum_hitting_set(&self.clauses, self.n()).expect(
-                "relaxlab internal error: the strongest placement works, so clauses have hitting sets",
-            );
-            if self.works(&self.strongest(&h))? {
-                break h;
+            let Some(h) = minimum_hitting_set(&self.clauses, self.n()) else {
+                return Ok(None);
+            };
+            match self.verdict(&self.strongest(&h))? {
+                Verdict::Works => break h,
+                Verdict::Fails => self.learn(&h)?,
+                Verdict::Unknown(bounds) => self.assume_fails(&h, bounds)?,
             }
-            self.learn(&h)?;
         };
         let k = first.len();
         let mut found = vec![first];
@@ -412,17 +497,30 @@ impl Search<'_> {
                 false
             });
             let Some(h) = next else {
-                return Ok((k, found, false));
+                return Ok(Some((k, found, false)));
             };
             if found.len() >= max {
-                return Ok((k, found, true));
+                return Ok(Some((k, found, true)));
             }
-            if self.works(&self.strongest(&h))? {
-                found.push(h);
-            } else {
-                self.learn(&h)?;
+            match self.verdict(&self.strongest(&h))? {
+                Verdict::Works => found.push(h),
+                Verdict::Fails => self.learn(&h)?,
+                Verdict::Unknown(bounds) => self.assume_fails(&h, bounds)?,
             }
         }
+    }
+
+    /// The size of a minimum hitting set of the proven clauses: no repair
+    /// with fewer changes works.
+    fn proven_lower_bound(&self) -> usize {
+        let proven: Vec<Vec<usize>> = self
+            .clauses
+            .iter()
+            .zip(&self.proven)
+            .filter(|(_, p)| **p)
+            .map(|(c, _)| c.clone())
+            .collect();
+        minimum_hitting_set(&proven, self.n()).map_or(0, |h| h.len())
     }
 
     /// Every option assignment of a set of sites, with its cost, cheapest
@@ -486,11 +584,15 @@ impl Search<'_> {
             if dominated {
                 continue;
             }
-            if self.works(&p)? {
-                best = Some(cost);
-                out.push((p, cost));
-            } else {
-                failed.push(p);
+            match self.verdict(&p)? {
+                Verdict::Works => {
+                    best = Some(cost);
+                    out.push((p, cost));
+                }
+                Verdict::Fails => failed.push(p),
+                // Not known to work: not listed, and the strength of this
+                // set is then minimal only among the assignments decided.
+                Verdict::Unknown(bounds) => self.undecided(&p, bounds)?,
             }
         }
         Ok((out, false))
@@ -544,7 +646,11 @@ pub fn repair(
         budget: opts.budget.clone(),
         cache: BTreeMap::new(),
         clauses: Vec::new(),
+        proven: Vec::new(),
+        undecided: Vec::new(),
         runs: 1,
+        unrolled: None,
+        max_undecided: opts.max_undecided,
         by_span,
     };
     let original = match search.run(program) {
@@ -552,6 +658,10 @@ pub fn repair(
         Err(Halt::Error(e)) => return Err(e),
         Err(Halt::Bound(_)) => unreachable!("relaxlab internal error: a run is no bound"),
     };
+    if let Some(factor) = opts.state_factor {
+        let states = original.table.stats.states.saturating_mul(factor);
+        search.oracle.bound_states(states.max(MIN_RELATIVE_STATES));
+    }
     let mut result = Repair {
         family,
         goal: opts.goal,
@@ -566,7 +676,10 @@ pub fn repair(
         more_solutions: false,
         strength_bounded: false,
         clauses: Vec::new(),
+        lower_bound: 0,
+        undecided: Vec::new(),
         runs: 0,
+        unrolled: None,
     };
     let status = match search_repairs(&mut search, &mut result, opts) {
         Ok(status) => status,
@@ -574,9 +687,18 @@ pub fn repair(
         Err(Halt::Error(e)) => return Err(e),
     };
     result.status = status;
+    result.lower_bound = search.proven_lower_bound();
+    result.undecided = std::mem::take(&mut search.undecided);
+    result.clauses = search
+        .clauses
+        .iter()
+        .zip(&search.proven)
+        .filter(|(_, p)| **p)
+        .map(|(c, _)| c.clone())
+        .collect();
     result.sites = search.sites;
-    result.clauses = search.clauses;
     result.runs = search.runs;
+    result.unrolled = search.unrolled.or(result.original.unrolled());
     Ok(result)
 }
 
@@ -624,11 +746,25 @@ fn search_repairs(
                 sc_fails: !result.sc.bad.is_empty(),
             })
         }
-        Verdict::Unknown(bounds) => return Ok(Status::Stopped(bounds)),
+        // Undecided: the search goes on, and says it could not rule out
+        // that no repair exists.
+        Verdict::Unknown(bounds) => search.undecided(&top, bounds)?,
         Verdict::Works => {}
     }
     // Steps 2-4.
-    let (k, sets, more) = search.minimum_sets(opts.max_solutions)?;
+    let Some((k, sets, more)) = search.minimum_sets(opts.max_solutions)? else {
+        let bounds = search
+            .undecided
+            .iter()
+            .flat_map(|(_, b)| b.iter().copied())
+            .fold(Vec::new(), |mut acc, b| {
+                if !acc.contains(&b) {
+                    acc.push(b);
+                }
+                acc
+            });
+        return Ok(Status::Stopped(bounds));
+    };
     result.minimum = Some(k);
     result.more_solutions = more;
     // Step 5.

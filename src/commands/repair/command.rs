@@ -18,6 +18,13 @@ use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::{files, load, Io};
 
+/// Without `--max-states`, each run after the first is bounded to this
+/// many times the states of the program as written (at least
+/// `MIN_RELATIVE_STATES`): a placement that makes the state space infinite
+/// (a release in a C11 spin loop bumps a clock each iteration) is given up
+/// on at a cost in proportion to the program.
+pub const STATE_FACTOR: u64 = 64;
+
 /// A model under which nothing can be inserted.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error("there is nothing to insert under `{0}`: every fence is a no-op under SC")]
@@ -118,7 +125,7 @@ fn verdict_entries(
 /// Prints solution `index` and checks the text: it parses, and its run
 /// under `key` meets the goal with the same outcomes as the search's run.
 fn print_and_verify(
-    file: &files::SourceFile,
+    shown: &str,
     source: &str,
     test: &relaxlab_grammar::ast::Test,
     program: &Program,
@@ -130,7 +137,7 @@ fn print_and_verify(
 ) -> Result<Printed, miette::Report> {
     let failed = repair.original.table.fails();
     let verdicts = verdict_entries(key, repair, &solution.trial.table, failed);
-    let label = format!("{} (repair {} for {key})", file.path, index + 1);
+    let label = format!("{shown} (repair {} for {key})", index + 1);
     let (new_text, diff) = text::repaired_text(
         source,
         test,
@@ -138,7 +145,7 @@ fn print_and_verify(
         &repair.sites,
         &solution.placement,
         &verdicts,
-        (&file.path, &label),
+        (shown, &label),
     );
     let fail = |why: String| Unverified {
         index: index + 1,
@@ -164,7 +171,11 @@ fn print_and_verify(
     .map_err(|e| fail(e.to_string()))?;
     let bad = judge.bad_behaviours(&ran, &table);
     let values = |t: &OutcomeTable| t.rows.iter().map(|r| r.values.clone()).collect::<Vec<_>>();
-    if !table.complete() {
+    let cut = table
+        .bounds
+        .iter()
+        .any(|b| !matches!(b, relaxlab_semantics::outcome::BoundHit::Unroll(_)));
+    if cut {
         return Err(fail("its run hit a bound".into()).into());
     }
     if !bad.is_empty() {
@@ -198,11 +209,14 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
         mark_non_sc: false,
         ..common::settings(&engine_args, &config)
     };
+    // With a state bound given, every run has it; else runs after the
+    // first are bounded relative to the program (`RepairOptions`).
+    let fixed = args.max_states.or(config.max_states).is_some();
     let pool = common::pool(&engine_args, &config)?;
     let key = model_key(&args.model)?;
     let family = Family::of(key).ok_or_else(|| NothingToInsert(key.to_string()))?;
     let file = files::read(&args.file)?;
-    let (_, source) = load::relaxlab_text(&file)?;
+    let (shown, source) = load::relaxlab_text(&file)?;
     let program = load::program(&file)?;
     let test = relaxlab_grammar::parse(&source).map_err(miette::Report::new)?;
     load::check_model(&program, key, &file)?;
@@ -220,6 +234,8 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
         goal,
         max_sites: args.max_candidates,
         max_solutions: args.max_solutions,
+        state_factor: (!fixed).then_some(STATE_FACTOR),
+        max_undecided: 16,
         budget: settings.budget.clone(),
     };
     let started = std::time::Instant::now();
@@ -230,7 +246,7 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
     for (i, s) in result.solutions.iter().enumerate() {
         printed.push(pool.install(|| {
             print_and_verify(
-                &file, &source, &test, &program, key, &settings, &result, i, s,
+                &shown, &source, &test, &program, key, &settings, &result, i, s,
             )
         })?);
     }

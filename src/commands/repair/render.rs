@@ -24,6 +24,7 @@
 //!   "status": "repaired" | "nothing to repair" | "unrepairable" | "stopped",
 //!   "as_written": { "verdict": string | null, "remove": [string] },
 //!   "minimum": number | null,       // changes of a minimum repair
+//!   "lower_bound": number,          // no repair with fewer changes works
 //!   "proven": bool,                 // minimality proven over every candidate site
 //!   "complete": bool, "bounds": [string],
 //!   "sites": { "considered": number, "found": number },
@@ -211,9 +212,12 @@ pub fn table(r: &Report<'_>) -> String {
             }
         }
         Status::Stopped(bounds) => {
-            out.push_str("  STOPPED: a run hit a bound before the search could conclude:\n");
+            out.push_str("  STOPPED: runs hit bounds before the search could conclude:\n");
             for b in bounds {
                 out.push_str(&format!("    {}\n", describe_bound(b)));
+            }
+            if !rep.undecided.is_empty() {
+                out.push_str(&undecided_text(rep));
             }
         }
         Status::Repaired => {
@@ -228,10 +232,24 @@ pub fn table(r: &Report<'_>) -> String {
                     "  minimum: {} among the sites considered, NOT proven over all sites ({proof})\n",
                     plural(k, one, many)
                 ));
+            } else if rep.lower_bound < k {
+                out.push_str(&format!(
+                    "  minimum: {} found, NOT proven: no repair with fewer than {} works ({proof})\n",
+                    plural(k, one, many),
+                    plural(rep.lower_bound, one, many)
+                ));
             } else {
                 out.push_str(&format!(
                     "  minimum: {}, proven ({proof})\n",
                     plural(k, one, many)
+                ));
+            }
+            if !rep.undecided.is_empty() {
+                out.push_str(&undecided_text(rep));
+            }
+            if let Some(k) = rep.unrolled {
+                out.push_str(&format!(
+                    "  loops unrolled {k} times (--unroll): repairs are verified for executions within that bound only\n"
                 ));
             }
             if rep.more_solutions {
@@ -268,6 +286,25 @@ pub fn table(r: &Report<'_>) -> String {
     out
 }
 
+/// The undecided placements, in a line or two.
+fn undecided_text(rep: &Repair) -> String {
+    let n = rep.undecided.len();
+    let mut bounds: Vec<String> = Vec::new();
+    for (_, hits) in &rep.undecided {
+        for h in hits {
+            let d = describe_bound(h);
+            if !bounds.contains(&d) {
+                bounds.push(d);
+            }
+        }
+    }
+    format!(
+        "  {} undecided (treated as failing, so a repair among them may be missed): {}\n",
+        plural(n, "placement", "placements"),
+        bounds.join("; ")
+    )
+}
+
 fn solution_text(r: &Report<'_>, i: usize, n: usize, s: &Solution) -> String {
     let t = &s.trial.table;
     let mut out = format!(
@@ -297,6 +334,7 @@ pub struct Json {
     status: &'static str,
     as_written: AsWritten,
     minimum: Option<usize>,
+    lower_bound: usize,
     proven: bool,
     complete: bool,
     bounds: Vec<String>,
@@ -349,6 +387,17 @@ pub fn json(r: &Report<'_>) -> Json {
             "{} of {} candidate sites considered (--max-candidates)",
             rep.sites.len(),
             rep.sites_found
+        ));
+    }
+    if !rep.undecided.is_empty() {
+        bounds.push(format!(
+            "{} placements undecided (a run hit a bound)",
+            rep.undecided.len()
+        ));
+    }
+    if let Some(k) = rep.unrolled {
+        bounds.push(format!(
+            "loops unrolled {k} times (--unroll): verified within that bound only"
         ));
     }
     if rep.more_solutions {
@@ -415,7 +464,10 @@ pub fn json(r: &Report<'_>) -> Json {
                 .collect(),
         },
         minimum: rep.minimum,
-        proven: rep.status == Status::Repaired && rep.sites_found == rep.sites.len(),
+        lower_bound: rep.lower_bound,
+        proven: rep.status == Status::Repaired
+            && rep.sites_found == rep.sites.len()
+            && rep.minimum == Some(rep.lower_bound),
         complete: !rep.bounded(),
         bounds,
         sites: Sites {
