@@ -518,6 +518,37 @@ fn c11_fence_options() -> Vec<Change> {
 /// program order (fence sites and order sites interleaved by instruction).
 /// Only instructions written in the source anchor sites.
 pub fn candidate_sites(program: &Program, family: Family) -> Vec<Site> {
+    sites(program, family, Selection::Candidates)
+}
+
+/// Every site, each anchor on its own: no two anchors merged, no hardware
+/// site left out as useless. For checking the search (a brute force over
+/// these must agree with it) and the text of repairs (every anchor).
+pub fn every_site(program: &Program, family: Family) -> Vec<Site> {
+    sites(program, family, Selection::Every)
+}
+
+impl Site {
+    /// Do two sites always execute at the same place (same thread, same
+    /// normalised insertion point, or the same access)?
+    pub fn same_place(&self, other: &Site) -> bool {
+        self.thread == other.thread
+            && match (self.kind, other.kind) {
+                (SiteKind::Order(a), SiteKind::Order(b)) => a == b,
+                (SiteKind::Fence(_), SiteKind::Fence(_)) => self.point == other.point,
+                _ => false,
+            }
+    }
+}
+
+/// Which sites [`sites`] returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Selection {
+    Candidates,
+    Every,
+}
+
+fn sites(program: &Program, family: Family, selection: Selection) -> Vec<Site> {
     let mut out = Vec::new();
     for (t, thread) in program.threads.iter().enumerate() {
         let thread_id = ThreadId::new(t);
@@ -536,11 +567,13 @@ pub fn candidate_sites(program: &Program, family: Family) -> Vec<Site> {
             .chain(accesses.iter().map(|&i| Anchor::After(InstrId::new(i))));
         for anchor in anchors {
             let p = point_of(code, &targets, anchor);
-            if fences.iter().any(|(q, _)| *q == p) {
-                continue;
-            }
-            if family.is_hardware() && !useful_hw_point(code, &flow, p) {
-                continue;
+            if selection == Selection::Candidates {
+                if fences.iter().any(|(q, _)| *q == p) {
+                    continue;
+                }
+                if family.is_hardware() && !useful_hw_point(code, &flow, p) {
+                    continue;
+                }
             }
             fences.push((p, anchor));
         }

@@ -158,11 +158,10 @@ fn order_edits(
     out
 }
 
-/// The span of the `expect { ... }` block, found by scanning the text after
-/// the threads (comments skipped), if there is one.
-fn expect_block(text: &str, from: usize) -> Option<(usize, usize)> {
+/// The next offset at or after `i` that is neither blank nor inside a
+/// comment or a string, with the byte there.
+fn next_code(text: &str, mut i: usize) -> Option<(usize, u8)> {
     let bytes = text.as_bytes();
-    let mut i = from;
     while i < bytes.len() {
         match bytes[i] {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
@@ -178,19 +177,43 @@ fn expect_block(text: &str, from: usize) -> Option<(usize, usize)> {
                     .find('"')
                     .map_or(bytes.len(), |k| i + 1 + k + 1);
             }
-            c if c.is_ascii_alphabetic() || c == b'_' => {
-                let start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                if &text[start..i] == "expect" {
-                    let open = i + text[i..].find('{')?;
-                    let close = open + text[open..].find('}')?;
-                    return Some((start, close + 1));
-                }
-            }
-            _ => i += 1,
+            c if c.is_ascii_whitespace() => i += 1,
+            c => return Some((i, c)),
         }
+    }
+    None
+}
+
+/// The span of the `expect { ... }` block, found by scanning the text after
+/// the threads (comments skipped, inside the block too), if there is one.
+fn expect_block(text: &str, from: usize) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while let Some((at, c)) = next_code(text, i) {
+        if !(c.is_ascii_alphabetic() || c == b'_') {
+            i = at + 1;
+            continue;
+        }
+        let mut end = at;
+        while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+            end += 1;
+        }
+        if &text[at..end] != "expect" {
+            i = end;
+            continue;
+        }
+        let (open, c) = next_code(text, end)?;
+        if c != b'{' {
+            return None;
+        }
+        let mut j = open + 1;
+        while let Some((k, c)) = next_code(text, j) {
+            if c == b'}' {
+                return Some((at, k + 1));
+            }
+            j = k + 1;
+        }
+        return None;
     }
     None
 }
@@ -406,5 +429,8 @@ mod tests {
         let text = "thread P { }\n// expect { no }\nexists (x = 1)\nexpect { sc: never; }\n";
         let (s, e) = expect_block(text, 12).unwrap();
         assert_eq!(&text[s..e], "expect { sc: never; }");
+        let text = "exists (x = 1)\nexpect {\n  // a {0} set\n  /* } */ sc: never;\n}\n";
+        let (s, e) = expect_block(text, 0).unwrap();
+        assert_eq!(&text[s..e], &text[15..text.len() - 1]);
     }
 }
