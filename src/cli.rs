@@ -4,16 +4,22 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::values::{self, Replay};
+
 pub const EXIT_CODES: &str = "\
 Exit codes:
-  0  success: the command did what was asked and found nothing wrong
-  1  a check failed: an expectation did not hold (check), a file is not
-     formatted (fmt --check), a data race was found (races)
-  2  input error: a file that does not parse or fails a static check, an
-     unknown model, an impossible combination of flags
-  3  partial result: a bound (--max-states, --max-candidates, --unroll,
-     --max-steps) cut exploration short; the output says which
-  101 internal error (a bug in relaxlab: please report it)";
+  0    success: the command did what was asked and found nothing wrong
+  1    a check failed: an expectation did not hold (check), a file is not
+       formatted (fmt --check), a data race was found (races), an execution
+       fails (a false assert, ...) and the test's expect block does not say
+       MODEL.assert: sometimes (run, confirm)
+  2    input error: a file that does not parse or fails a static check, an
+       unknown model, a bad flag value or combination of flags
+  3    partial result: a bound (--max-states, --max-candidates, --unroll,
+       --max-steps, --timeout, --max-memory) cut a result short; the output
+       says which
+  130  interrupted (Ctrl-C): the output so far is printed, and says so
+Several files: the most severe code, in the order 0, 1, 3, 2, 130.";
 
 /// relaxlab: can this outcome happen under this memory model, and why?
 #[derive(Debug, Parser)]
@@ -45,6 +51,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// The fewest fences (or weakest orders) that make a test's condition hold, verified.
     Repair(RepairArgs),
+    /// Serve the playground: relaxlab in a web browser, with a stepper.
+    Serve(ServeArgs),
 }
 
 /// Output formats of `run`.
@@ -89,46 +97,78 @@ pub struct EngineArgs {
     /// Memory-model mapping of C11 orders on hardware models.
     #[arg(long, value_enum)]
     pub mapping: Option<MappingArg>,
-    /// Worker threads for exhaustive exploration (default: all cores).
-    #[arg(long, short = 'j')]
+    /// Worker threads (1 to 512; default: all cores). Output does not
+    /// depend on it.
+    #[arg(long, short = 'j', value_parser = values::jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
-    /// Stop exhaustive exploration after storing this many states.
-    #[arg(long)]
+    /// Stop exhaustive exploration after storing this many states
+    /// (default 10000000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_states: Option<u64>,
-    /// Unroll loops this many times (axiomatic models need loop-free code).
-    #[arg(long)]
+    /// Unroll loops this many times, 0 to 64 (axiomatic models need
+    /// loop-free code).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(values::MAX_UNROLL)), allow_negative_numbers = true)]
     pub unroll: Option<u32>,
-    /// Stop the axiomatic engine after this many candidate executions.
-    #[arg(long)]
+    /// Stop the axiomatic engine after this many candidate executions
+    /// (default 10000000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_candidates: Option<u64>,
+    /// Stop each exploration after this many seconds (decimals allowed),
+    /// keeping what it found: a partial result, exit code 3.
+    #[arg(long, value_name = "SECONDS", value_parser = values::timeout, allow_negative_numbers = true)]
+    pub timeout: Option<std::time::Duration>,
+    /// Stop exploring once relaxlab's resident memory exceeds SIZE (bytes,
+    /// or with K, M, G, T: powers of 1024), keeping what was found.
+    #[arg(long, value_name = "SIZE", value_parser = values::memory_size, allow_negative_numbers = true)]
+    pub max_memory: Option<u64>,
+}
+
+/// Output formats of `check`, `compare` and `races`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Text for people.
+    Table,
+    /// One JSON document (schema in the book's CLI chapter).
+    Json,
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab run litmus/classic/SB.litmus --model sc,tso --witness
+  relaxlab run litmus/classic/SB.litmus --axiomatic tso,rc11 --format herd
+  relaxlab run litmus/classic/SB.litmus --model tso --sample 1000 --seed 7
+  relaxlab run litmus/classic/SB.litmus --model tso --replay 7:42
+  relaxlab run litmus/classic/ --model pso --timeout 60 --max-memory 4G
+  relaxlab run litmus/classic/MP.litmus --model tso --dot mp.dot
+  cat test.litmus | relaxlab run - --model c11r --format json")]
 pub struct RunArgs {
-    /// Litmus files, or directories (their `*.litmus` files, recursively).
+    /// Litmus files, or directories (their `*.litmus` files, recursively);
+    /// `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Operational models, comma separated: sc, tso, pso, pslo, c11r.
-    #[arg(long, short = 'm', value_delimiter = ',')]
+    /// Operational models, comma separated: sc, tso, pso, pslo, c11r, c11t.
+    #[arg(long, short = 'm', visible_alias = "models", value_delimiter = ',')]
     pub model: Vec<String>,
     /// Axiomatic models, comma separated: sc, tso, pso, pslo, c11, rc11, c11r, c11t.
     #[arg(long, short = 'a', value_delimiter = ',')]
     pub axiomatic: Vec<String>,
-    /// Sample this many random runs instead of exploring exhaustively.
-    #[arg(long)]
+    /// Sample this many random runs instead of exploring exhaustively
+    /// (operational models only).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub sample: Option<u64>,
-    /// Seed of sampled runs.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Scheduling strategy of sampled runs.
-    #[arg(long, value_enum, default_value_t = StrategyArg::Uniform)]
-    pub strategy: StrategyArg,
-    /// Step bound of one sampled run.
-    #[arg(long, default_value_t = 10_000)]
-    pub max_steps: u64,
-    /// Print the trace of sampled run I of seed S (`--replay S:I`).
-    #[arg(long, value_name = "S:I")]
-    pub replay: Option<String>,
+    /// Seed of sampled runs (default 0).
+    #[arg(long, requires = "sample")]
+    pub seed: Option<u64>,
+    /// Scheduling strategy of sampled and replayed runs (default uniform).
+    #[arg(long, value_enum)]
+    pub strategy: Option<StrategyArg>,
+    /// Step bound of one sampled or replayed run (default 10000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    pub max_steps: Option<u64>,
+    /// Print the trace of sampled run I of seed S.
+    #[arg(long, value_name = "S:I", value_parser = values::replay, conflicts_with_all = ["sample", "witness", "format", "dot", "axiomatic"])]
+    pub replay: Option<Replay>,
     /// Print a witness trace under every outcome and failure.
     #[arg(long, short = 'w')]
     pub witness: bool,
@@ -140,8 +180,9 @@ pub struct RunArgs {
     pub herd_time: bool,
     /// Write the witness execution graph of every outcome as Graphviz DOT
     /// (operational models: the witness trace lifted to an execution;
-    /// axiomatic models: a consistent execution); `-` prints it after the
-    /// tables.
+    /// axiomatic models: a consistent execution), one graph per test,
+    /// model and outcome; `-` prints them after the tables (with
+    /// `--format json`: inside each run's object).
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     #[command(flatten)]
@@ -149,20 +190,33 @@ pub struct RunArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab check litmus/
+  relaxlab check litmus/classic/SB.litmus --only tso,ax.rc11
+  relaxlab check litmus/ --max-states 100000 --format json")]
 pub struct CheckArgs {
-    /// Litmus files or directories.
+    /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Only check the expectations of these models (default: all).
+    /// Only check the expectations of these models (default: all), as
+    /// `expect` names them: tso, ax.rc11, ...
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab parse litmus/classic/
+  relaxlab parse litmus/classic/SB.litmus --ir")]
 pub struct ParseArgs {
-    /// Litmus files or directories.
+    /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Print the lowered program (the IR) instead of a summary.
@@ -171,8 +225,14 @@ pub struct ParseArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab fmt litmus/classic/SB.litmus
+  relaxlab fmt --check litmus/
+  relaxlab fmt --write my-test.litmus
+  relaxlab fmt --to herd-c litmus/classic/MP+rel+acq.litmus")]
 pub struct FmtArgs {
-    /// Litmus files or directories.
+    /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Do not print; exit 1 if a file is not in canonical layout.
@@ -190,23 +250,35 @@ pub struct FmtArgs {
 /// `fmt --to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FmtTarget {
+    /// relaxlab's own syntax.
     Relaxlab,
+    /// herd7's C litmus format.
     HerdC,
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab compare litmus/classic/SB+fences.ss.litmus
+  relaxlab compare litmus/c11/ --models c11r,c11t --dot disagreements.dot
+  relaxlab compare litmus/classic/SB.litmus --models tso --format json")]
 pub struct CompareArgs {
-    /// Litmus files or directories.
+    /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Operational models to compare with their axiomatic twins.
+    /// Operational models to compare with their axiomatic twins, comma
+    /// separated: sc, tso, pso, pslo, c11r, c11t.
     #[arg(
         long,
         short = 'm',
+        visible_alias = "model",
         value_delimiter = ',',
         default_value = "sc,tso,pso,pslo,c11r,c11t"
     )]
     pub models: Vec<String>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
     /// Write as Graphviz DOT a consistent execution of every axiomatic-only
     /// outcome and the lifted witness of every operational-only one.
     #[arg(long, value_name = "FILE")]
@@ -216,27 +288,42 @@ pub struct CompareArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab races litmus/c11/MP+na+rlx.litmus
+  relaxlab races litmus/c11/ --model c11t
+  relaxlab races litmus/c11/MP+na+rlx.litmus --model sc --format json")]
 pub struct RacesArgs {
-    /// Litmus files or directories.
+    /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// c11r (restricted C11 executions) or sc (every SC interleaving).
-    #[arg(long, short = 'm', default_value = "c11r")]
+    /// c11r (restricted C11 executions), c11t (C11Tester's fragment) or sc
+    /// (every SC interleaving).
+    #[arg(long, short = 'm', visible_alias = "models", default_value = "c11r")]
     pub model: String,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab predict litmus/seeds/RELAXER-fig2.litmus
+  relaxlab predict litmus/seeds/RELAXER-fig2.litmus --runs 1000 --seed 3
+  relaxlab predict --exhaustive litmus/seeds/RELAXER-fig13.litmus --length 6")]
 pub struct PredictArgs {
-    /// Litmus files or directories.
+    /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Cycle length (2k statements over k threads).
-    #[arg(long, default_value_t = 4)]
+    /// Cycle length: 2k statements over k threads, an even number from 4
+    /// to 32.
+    #[arg(long, default_value_t = 4, value_parser = values::cycle_length, allow_negative_numbers = true)]
     pub length: usize,
-    /// SC runs to learn from.
-    #[arg(long, default_value_t = 100)]
+    /// SC runs to learn from (1 to 1000000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_RUNS), allow_negative_numbers = true)]
     pub runs: u64,
     /// Seed of the SC runs.
     #[arg(long, default_value_t = 0)]
@@ -246,50 +333,72 @@ pub struct PredictArgs {
     #[arg(long, conflicts_with_all = ["runs", "seed"])]
     pub exhaustive: bool,
     /// With `--exhaustive`: stop after storing this many states.
-    #[arg(long, requires = "exhaustive")]
+    #[arg(long, requires = "exhaustive", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_states: Option<u64>,
 }
 
+/// The most SC runs `predict`/`confirm --runs` and biased trials
+/// `confirm --trials` accept: neither is interruptible yet.
+pub const MAX_RUNS: u64 = 1_000_000;
+
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab confirm litmus/seeds/RELAXER-fig2.litmus
+  relaxlab confirm litmus/seeds/RELAXER-fig2.litmus --model pso --trials 500 --seed 1")]
 pub struct ConfirmArgs {
-    /// Litmus files or directories.
+    /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Relaxed models, comma separated: tso, pso, pslo.
     #[arg(
         long,
         short = 'm',
+        visible_alias = "models",
         value_delimiter = ',',
         default_value = "tso,pso,pslo"
     )]
     pub model: Vec<String>,
-    /// Biased runs per predicted cycle.
-    #[arg(long, default_value_t = 100)]
+    /// Biased runs per predicted cycle (1 to 1000000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_RUNS), allow_negative_numbers = true)]
     pub trials: u64,
     /// Seed of the prediction and of the biased runs.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Cycle length (2k statements over k threads).
-    #[arg(long, default_value_t = 4)]
+    /// Cycle length: 2k statements over k threads, an even number from 4
+    /// to 32.
+    #[arg(long, default_value_t = 4, value_parser = values::cycle_length, allow_negative_numbers = true)]
     pub length: usize,
-    /// SC runs for the prediction.
-    #[arg(long, default_value_t = 100)]
+    /// SC runs for the prediction (1 to 1000000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_RUNS), allow_negative_numbers = true)]
     pub runs: u64,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab bench
+  relaxlab bench litmus/bench/bench-SB4x4.litmus --model tso,pso --jobs 1,2,4")]
 pub struct BenchArgs {
     /// Benchmark tests (default: litmus/bench).
     pub files: Vec<PathBuf>,
-    /// Models to measure.
-    #[arg(long, short = 'm', value_delimiter = ',', default_value = "tso")]
+    /// Models to measure, comma separated.
+    #[arg(
+        long,
+        short = 'm',
+        visible_alias = "models",
+        value_delimiter = ',',
+        default_value = "tso"
+    )]
     pub model: Vec<String>,
-    /// Worker-thread counts to measure.
-    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    /// Worker-thread counts to measure, comma separated (each 1 to 512).
+    #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = values::jobs, allow_negative_numbers = true)]
     pub jobs: Vec<usize>,
-    #[arg(long)]
+    /// Stop each exploration after storing this many states (default
+    /// 10000000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_states: Option<u64>,
 }
 
@@ -328,11 +437,11 @@ pub struct RepairArgs {
     pub format: RepairFormat,
     /// Consider at most this many candidate sites (minimality is then
     /// proven among them only, and the exit code is 3).
-    #[arg(long, default_value_t = 200)]
-    pub max_candidates: usize,
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    pub max_candidates: u64,
     /// List at most this many minimum repairs.
-    #[arg(long, default_value_t = 32)]
-    pub max_solutions: usize,
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    pub max_solutions: u64,
     /// Memory-model mapping of C11 orders on hardware models.
     #[arg(long, value_enum)]
     pub mapping: Option<MappingArg>,
@@ -346,6 +455,48 @@ pub struct RepairArgs {
     #[arg(long)]
     pub max_states: Option<u64>,
     /// Unroll loops this many times (axiomatic models).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(values::MAX_UNROLL)), allow_negative_numbers = true)]
     pub unroll: Option<u32>,
+    /// Stop the whole repair after this many seconds (decimals allowed),
+    /// reporting what was proven: a partial result, exit code 3.
+    #[arg(long, value_name = "SECONDS", value_parser = values::timeout, allow_negative_numbers = true)]
+    pub timeout: Option<std::time::Duration>,
+    /// Stop once relaxlab's resident memory exceeds SIZE (bytes, or with
+    /// K, M, G, T: powers of 1024), reporting what was proven.
+    #[arg(long, value_name = "SIZE", value_parser = values::memory_size, allow_negative_numbers = true)]
+    pub max_memory: Option<u64>,
+}
+
+/// `relaxlab serve`: the playground's server and its limits.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port).
+    #[arg(long, short = 'p', default_value_t = 7878)]
+    pub port: u16,
+    /// The address to listen on. Anything but a loopback address lets
+    /// other machines run tests on this one: relaxlab warns.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the playground in a web browser, if one can be found.
+    #[arg(long)]
+    pub open: bool,
+    /// Time limit of one request's explorations, in seconds.
+    #[arg(long, default_value_t = 10)]
+    pub request_timeout: u64,
+    /// State bound of one operational exploration (a request may ask for
+    /// fewer, never more).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_states: u64,
+    /// Candidate bound of one axiomatic run (a request may ask for fewer).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_candidates: u64,
+    /// Requests that explore at the same time; more wait their turn.
+    #[arg(long, default_value_t = 2)]
+    pub max_running: usize,
+    /// The largest request accepted, in bytes.
+    #[arg(long, default_value_t = 256 * 1024)]
+    pub max_request_bytes: usize,
+    /// Worker threads of exhaustive exploration (default: all cores).
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
 }

@@ -14,38 +14,125 @@
 //! max_candidates = 1000000      # axiomatic engine bound
 //! unroll = 2                    # loop unrolling for the axiomatic engine
 //! ```
+//!
+//! Values are checked as the flags are (model names, ranges), and an error
+//! points into the file.
 
 use std::path::{Path, PathBuf};
 
+use relaxlab_semantics::ir::{AxModel, OpModel};
 use serde::Deserialize;
+use toml::Spanned;
 
 use crate::cli::{Format, MappingArg};
+use crate::values;
 
-/// The contents of `relaxlab.toml`.
+/// The contents of `relaxlab.toml`; each value keeps where it was written.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
-    pub models: Option<Vec<String>>,
-    pub axiomatic: Option<Vec<String>>,
+    pub models: Option<Vec<Spanned<String>>>,
+    pub axiomatic: Option<Vec<Spanned<String>>>,
     pub format: Option<Format>,
     pub mapping: Option<MappingArg>,
-    pub jobs: Option<usize>,
-    pub max_states: Option<u64>,
-    pub max_candidates: Option<u64>,
-    pub unroll: Option<u32>,
+    pub jobs: Option<Spanned<usize>>,
+    pub max_states: Option<Spanned<u64>>,
+    pub max_candidates: Option<Spanned<u64>>,
+    pub unroll: Option<Spanned<u32>>,
+}
+
+impl Config {
+    pub fn models(&self) -> Option<Vec<String>> {
+        names(&self.models)
+    }
+    pub fn axiomatic(&self) -> Option<Vec<String>> {
+        names(&self.axiomatic)
+    }
+    pub fn jobs(&self) -> Option<usize> {
+        self.jobs.as_ref().map(|v| *v.get_ref())
+    }
+    pub fn max_states(&self) -> Option<u64> {
+        self.max_states.as_ref().map(|v| *v.get_ref())
+    }
+    pub fn max_candidates(&self) -> Option<u64> {
+        self.max_candidates.as_ref().map(|v| *v.get_ref())
+    }
+    pub fn unroll(&self) -> Option<u32> {
+        self.unroll.as_ref().map(|v| *v.get_ref())
+    }
+
+    /// The first value out of range or naming no model: its span, what is
+    /// wrong, and a help line.
+    fn invalid(&self) -> Option<(std::ops::Range<usize>, String, String)> {
+        let op: Vec<&str> = OpModel::ALL.iter().map(|m| m.name()).collect();
+        let ax: Vec<&str> = AxModel::ALL.iter().map(|m| m.name()).collect();
+        let unknown = |list: &Option<Vec<Spanned<String>>>, known: &[&str], kind: &str| {
+            list.iter().flatten().find_map(|name| {
+                let written = name.get_ref().as_str();
+                let bare = match kind {
+                    "axiomatic" => written.strip_prefix("ax.").unwrap_or(written),
+                    _ => written,
+                };
+                (!known.contains(&bare)).then(|| {
+                    (
+                        name.span(),
+                        format!("unknown {kind} model `{}`", name.get_ref()),
+                        crate::commands::common::suggestion(bare, known),
+                    )
+                })
+            })
+        };
+        let out_of = |span: std::ops::Range<usize>, range: String| {
+            Some((
+                span,
+                format!("not in {range}"),
+                format!("the key takes a number in {range}"),
+            ))
+        };
+        if let Some(e) = unknown(&self.models, &op, "operational") {
+            return Some(e);
+        }
+        if let Some(e) = unknown(&self.axiomatic, &ax, "axiomatic") {
+            return Some(e);
+        }
+        if let Some(j) = &self.jobs {
+            if !(1..=values::MAX_JOBS).contains(j.get_ref()) {
+                return out_of(j.span(), format!("1..={}", values::MAX_JOBS));
+            }
+        }
+        for bound in [&self.max_states, &self.max_candidates]
+            .into_iter()
+            .flatten()
+        {
+            if *bound.get_ref() == 0 {
+                return out_of(bound.span(), "1..".to_string());
+            }
+        }
+        if let Some(u) = &self.unroll {
+            if *u.get_ref() > values::MAX_UNROLL {
+                return out_of(u.span(), format!("0..={}", values::MAX_UNROLL));
+            }
+        }
+        None
+    }
+}
+
+fn names(list: &Option<Vec<Spanned<String>>>) -> Option<Vec<String>> {
+    list.as_ref()
+        .map(|l| l.iter().map(|n| n.get_ref().clone()).collect())
 }
 
 /// A `relaxlab.toml` that could not be read.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum ConfigError {
-    #[error("cannot read {path}")]
+    #[error("cannot read {}", path.display())]
     #[diagnostic(code(relaxlab::config::io))]
     Io {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("{path} is not a valid relaxlab.toml")]
+    #[error("{} is not a valid relaxlab.toml", path.display())]
     #[diagnostic(
         code(relaxlab::config::syntax),
         help("the keys are models, axiomatic, format, mapping, jobs, max_states, max_candidates, unroll")
@@ -57,6 +144,17 @@ pub enum ConfigError {
         #[label("{message}")]
         span: Option<miette::SourceSpan>,
         message: String,
+    },
+    #[error("{}: {message}", path.display())]
+    #[diagnostic(code(relaxlab::config::value), help("{help}"))]
+    Value {
+        path: PathBuf,
+        #[source_code]
+        src: miette::NamedSource<String>,
+        #[label("{message}")]
+        span: miette::SourceSpan,
+        message: String,
+        help: String,
     },
 }
 
@@ -77,14 +175,24 @@ impl Config {
             path: path.to_owned(),
             source,
         })?;
-        toml::from_str(&text).map_err(|e| {
+        let config: Config = toml::from_str(&text).map_err(|e| {
             Box::new(ConfigError::Syntax {
                 path: path.to_owned(),
                 span: e.span().map(Into::into),
                 message: e.message().to_owned(),
                 src: miette::NamedSource::new(path.display().to_string(), text.clone()),
             })
-        })
+        })?;
+        match config.invalid() {
+            None => Ok(config),
+            Some((span, message, help)) => Err(Box::new(ConfigError::Value {
+                path: path.to_owned(),
+                src: miette::NamedSource::new(path.display().to_string(), text),
+                span: span.into(),
+                message,
+                help,
+            })),
+        }
     }
 }
 
@@ -98,10 +206,22 @@ mod tests {
             "models = [\"tso\"]\nformat = \"json\"\nmapping = \"plain\"\njobs = 1\nmax_states = 5\n",
         )
         .unwrap();
-        assert_eq!(c.models.as_deref(), Some(&["tso".to_string()][..]));
+        assert_eq!(c.models().as_deref(), Some(&["tso".to_string()][..]));
         assert_eq!(c.format, Some(Format::Json));
         assert_eq!(c.mapping, Some(MappingArg::Plain));
-        assert_eq!(c.jobs, Some(1));
+        assert_eq!(c.jobs(), Some(1));
         assert!(toml::from_str::<Config>("modles = []").is_err());
+    }
+
+    #[test]
+    fn bad_values_are_located() {
+        let c: Config = toml::from_str("models = [\"sc\", \"tos\"]\n").unwrap();
+        let (span, message, help) = c.invalid().unwrap();
+        assert_eq!(span, 16..21);
+        assert_eq!(message, "unknown operational model `tos`");
+        assert!(help.contains("did you mean `tso`"), "{help}");
+        let c: Config = toml::from_str("axiomatic = [\"ax.rc11\"]\njobs = 0\n").unwrap();
+        let (span, _, _) = c.invalid().unwrap();
+        assert_eq!(span, 31..32);
     }
 }

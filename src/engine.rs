@@ -3,7 +3,7 @@
 //! the CLI boundary").
 
 use relaxlab_semantics::axiomatic::{self, AxError, AxOptions};
-use relaxlab_semantics::budget::Budget;
+use relaxlab_semantics::budget::{Budget, Deadline};
 use relaxlab_semantics::c11::{C11r, ScRaces};
 use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::Value;
@@ -12,10 +12,12 @@ use relaxlab_semantics::mapping::{self, Mapping, Target};
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::model::Race;
 use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
-use relaxlab_semantics::operational::{self, ExploreOptions, SampleOptions, Strategy};
-use relaxlab_semantics::outcome::{OutcomeTable, Trace};
+use relaxlab_semantics::operational::{self, ExploreOptions, FirstRuns, SampleOptions, Strategy};
+use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 use relaxlab_semantics::relaxer;
 use relaxlab_semantics::repair::{self, Family, Repair, RepairError, RepairOptions};
+
+use crate::progress::ProgressAfterASecond;
 
 /// Sampling parameters (`--sample N --seed S --strategy ...`).
 #[derive(Clone, Copy, Debug)]
@@ -43,7 +45,15 @@ pub struct Settings {
     pub progress: bool,
     /// Interruption, time and memory bounds of every engine run.
     pub budget: Budget,
+    /// `--timeout`: each [`run`] gets a deadline this long after it starts.
+    pub timeout: Option<std::time::Duration>,
 }
+
+/// The most states explored under SC to mark the `non-SC` rows of a
+/// sampled table (fewer with `--max-states`): sampling is chosen when
+/// exhaustive exploration is too big, and the notes must not cost more
+/// than the sampling.
+pub const SAMPLED_NON_SC_STATES: u64 = 1_000_000;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -56,8 +66,20 @@ impl Default for Settings {
             mark_non_sc: true,
             progress: false,
             budget: Budget::default(),
+            timeout: None,
         }
     }
+}
+
+/// What one engine run found: the table, and what the CLI says beside it.
+#[derive(Clone, Debug)]
+pub struct Ran {
+    pub table: OutcomeTable,
+    /// Sampled runs: the run behind each row's and failure's witness.
+    pub first_runs: Option<FirstRuns>,
+    /// The `non-SC` notes were asked for, but the SC exploration that
+    /// decides them was cut short by this bound, so no row has one.
+    pub non_sc_unknown: Option<BoundHit>,
 }
 
 /// Why an engine could not answer.
@@ -106,8 +128,14 @@ fn sample_options(s: Sampling, settings: &Settings) -> SampleOptions {
 }
 
 /// Explores or samples `program` under `model`; the explorers apply the
-/// model's compilation mapping themselves.
-fn operational<M: MemoryModel>(program: &Program, model: &M, settings: &Settings) -> OutcomeTable {
+/// model's compilation mapping themselves. `why` says what the exploration
+/// is for, on the progress bar.
+fn operational<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    settings: &Settings,
+    why: &str,
+) -> (OutcomeTable, Option<FirstRuns>) {
     let opts = ExploreOptions {
         max_states: settings.max_states,
         mapping: settings.mapping,
@@ -115,15 +143,55 @@ fn operational<M: MemoryModel>(program: &Program, model: &M, settings: &Settings
     };
     match settings.sampling {
         None if settings.progress => {
-            let bar = ProgressAfterASecond::new(model.name());
+            let bar = ProgressAfterASecond::new(&format!("{}{why}", model.name()));
             let table =
                 operational::explore_with_progress(program, model, &opts, &|n| bar.update(n));
             bar.finish();
-            table
+            (table, None)
         }
-        None => operational::explore(program, model, &opts),
-        Some(s) => operational::sample(program, model, &sample_options(s, settings)),
+        None => (operational::explore(program, model, &opts), None),
+        Some(s) => {
+            let (table, first) =
+                operational::sample_with_first_runs(program, model, &sample_options(s, settings));
+            (table, Some(first))
+        }
     }
+}
+
+/// The settings of an exploration starting now: with the deadline of
+/// `--timeout`.
+fn started(settings: &Settings) -> std::borrow::Cow<'_, Settings> {
+    match settings.timeout {
+        Some(after) => {
+            let mut s = settings.clone();
+            s.budget.deadline = Some(Deadline::after(after));
+            std::borrow::Cow::Owned(s)
+        }
+        None => std::borrow::Cow::Borrowed(settings),
+    }
+}
+
+/// The options of an exhaustive exploration starting now (with the
+/// deadline of `--timeout`), for the commands that call the explorer
+/// themselves.
+pub fn explore_options(settings: &Settings) -> ExploreOptions {
+    let settings = started(settings);
+    ExploreOptions {
+        max_states: settings.max_states,
+        mapping: settings.mapping,
+        budget: settings.budget.clone(),
+    }
+}
+
+/// Was `table` cut by Ctrl-C, `--timeout` or `--max-memory` (which would
+/// cut any further exploration at once)?
+pub fn out_of_budget(table: &OutcomeTable) -> bool {
+    table.bounds.iter().any(|b| {
+        matches!(
+            b,
+            BoundHit::Interrupted | BoundHit::Timeout { .. } | BoundHit::MaxMemory { .. }
+        )
+    })
 }
 
 /// The program as `model` runs it: after the mapping for the hardware
@@ -161,36 +229,67 @@ pub fn run(
     key: ModelKey,
     settings: &Settings,
 ) -> Result<OutcomeTable, EngineError> {
+    run_detailed(program, key, settings).map(|ran| ran.table)
+}
+
+/// [`run`], with what the CLI prints beside the table. `--timeout` starts
+/// counting here.
+pub fn run_detailed(
+    program: &Program,
+    key: ModelKey,
+    settings: &Settings,
+) -> Result<Ran, EngineError> {
+    let settings = &started(settings);
     match key {
         ModelKey::Op(m) => {
-            let mut table = match m {
-                OpModel::Sc => operational(program, &Sc, settings),
-                OpModel::Tso => operational(program, &Tso, settings),
-                OpModel::Pso => operational(program, &Pso, settings),
-                OpModel::Pslo => operational(program, &Pslo, settings),
-                OpModel::C11r => operational(program, &C11r::default(), settings),
-                OpModel::C11t => operational(program, &C11t, settings),
+            // Both explorations below stop at Ctrl-C with what they found.
+            let _ctrl_c = crate::interrupt::interruptible();
+            let (mut table, first_runs) = match m {
+                OpModel::Sc => operational(program, &Sc, settings, ""),
+                OpModel::Tso => operational(program, &Tso, settings, ""),
+                OpModel::Pso => operational(program, &Pso, settings, ""),
+                OpModel::Pslo => operational(program, &Pslo, settings, ""),
+                OpModel::C11r => operational(program, &C11r::default(), settings, ""),
+                OpModel::C11t => operational(program, &C11t, settings, ""),
             };
+            let mut non_sc_unknown = None;
             // RELAXER Def. 1: an outcome no SC execution reaches is reached
-            // only by SC-violating executions.
-            if m != OpModel::Sc && settings.sampling.is_none() && settings.mark_non_sc {
-                let sc = operational(
+            // only by SC-violating executions. Not after Ctrl-C or past
+            // the time or memory bound: that exploration would stop at once.
+            if m != OpModel::Sc && settings.mark_non_sc && !out_of_budget(&table) {
+                let max_states = match settings.sampling {
+                    Some(_) => settings.max_states.min(SAMPLED_NON_SC_STATES),
+                    None => settings.max_states,
+                };
+                let (sc, _) = operational(
                     program,
                     &Sc,
                     &Settings {
-                        progress: false,
-                        ..settings.clone()
+                        sampling: None,
+                        max_states,
+                        ..Settings::clone(settings)
                     },
+                    " (for the non-SC notes)",
                 );
                 relaxer::mark_non_sc(&mut table, &sc);
+                non_sc_unknown = sc.bounds.first().copied();
             }
-            Ok(table)
+            Ok(Ran {
+                table,
+                first_runs,
+                non_sc_unknown,
+            })
         }
         ModelKey::Ax(m) => {
             if settings.sampling.is_some() {
                 return Err(EngineError::SampleAxiomatic);
             }
             axiomatic::run_axiomatic(program, m, &ax_options(settings))
+                .map(|table| Ran {
+                    table,
+                    first_runs: None,
+                    non_sc_unknown: None,
+                })
                 .map_err(|e| AxiomaticError(e).into())
         }
     }
@@ -238,11 +337,13 @@ pub fn races(
     model: OpModel,
     settings: &Settings,
 ) -> Result<RaceResult, EngineError> {
+    let settings = &started(settings);
     let opts = ExploreOptions {
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
     };
+    let _ctrl_c = crate::interrupt::interruptible();
     let table = match model {
         OpModel::C11r => operational::explore(program, &C11r::default(), &opts),
         OpModel::C11t => operational::explore(program, &C11t, &opts),
@@ -265,54 +366,6 @@ pub fn races(
         table,
         races,
     })
-}
-
-/// An indicatif spinner on stderr that appears only once exploration has
-/// run for about a second, so quick runs print nothing extra.
-struct ProgressAfterASecond {
-    bar: indicatif::ProgressBar,
-    started: std::time::Instant,
-    shown: std::sync::atomic::AtomicBool,
-}
-
-impl ProgressAfterASecond {
-    fn new(model: &str) -> Self {
-        let bar = indicatif::ProgressBar::hidden();
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} exploring under {prefix}: {pos} states ({per_sec})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        bar.set_prefix(model.to_string());
-        ProgressAfterASecond {
-            bar,
-            started: std::time::Instant::now(),
-            shown: false.into(),
-        }
-    }
-
-    fn update(&self, states: u64) {
-        use std::sync::atomic::Ordering;
-        if !self.shown.load(Ordering::Relaxed)
-            && self.started.elapsed() > std::time::Duration::from_secs(1)
-        {
-            self.shown.store(true, Ordering::Relaxed);
-            self.bar
-                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        self.bar.set_position(states);
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-impl std::fmt::Debug for ProgressAfterASecond {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ProgressAfterASecond")
-    }
 }
 
 /// Repairs `program` for `key` (`relaxlab repair`): every run is

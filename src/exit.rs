@@ -1,4 +1,5 @@
-//! Exit codes (documented in `relaxlab --help` and the README).
+//! Exit codes (documented in `relaxlab --help`, the README and the book's
+//! CLI chapter).
 
 use std::process::ExitCode;
 
@@ -8,12 +9,16 @@ use std::process::ExitCode;
 pub enum Exit {
     /// 0: success.
     Ok,
-    /// 1: an expectation failed, a file is not formatted, a race was found.
+    /// 1: an expectation failed, a file is not formatted, a race was found,
+    /// an execution failed (an `assert`, ...) and the test does not expect it.
     CheckFailed,
     /// 3: a bound cut a result short.
     Partial,
     /// 2: bad input (a file with a static error, an unknown model, bad flags).
     InputError,
+    /// 130 (128 + SIGINT, as shells report a program Ctrl-C stopped): the
+    /// user interrupted the command; what was found before is printed.
+    Interrupted,
 }
 
 impl Exit {
@@ -23,6 +28,7 @@ impl Exit {
             Exit::CheckFailed => 1,
             Exit::InputError => 2,
             Exit::Partial => 3,
+            Exit::Interrupted => 130,
         }
     }
 }

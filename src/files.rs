@@ -1,6 +1,17 @@
-//! Turning the paths on the command line into litmus files.
+//! Turning the paths on the command line into litmus files: directories
+//! expand to their `*.litmus` files, `-` is standard input, and a file
+//! must be UTF-8 text.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use miette::{NamedSource, SourceSpan};
+
+/// The path that stands for standard input.
+pub const STDIN: &str = "-";
+
+/// How standard input is named in messages.
+pub const STDIN_NAME: &str = "<stdin>";
 
 /// A litmus file read from disk.
 #[derive(Debug)]
@@ -10,9 +21,9 @@ pub struct SourceFile {
     pub text: String,
 }
 
-/// A path that could not be read.
+/// A path that could not be read (the OS's reason follows as the cause).
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("cannot read {path}: {source}")]
+#[error("cannot read {path}")]
 #[diagnostic(code(relaxlab::io), help("check that the path exists and is readable"))]
 pub struct ReadError {
     pub path: String,
@@ -20,18 +31,77 @@ pub struct ReadError {
     pub source: std::io::Error,
 }
 
+/// A file that could not be written (`fmt --write`).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("cannot write {path}")]
+#[diagnostic(code(relaxlab::io::write), help("check that the file is writable"))]
+pub struct WriteError {
+    pub path: String,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// A file that is not UTF-8, and where.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{path} is not UTF-8 text: byte {offset} (line {line}, column {column}) is {byte:#04x}")]
+#[diagnostic(
+    code(relaxlab::encoding),
+    help("litmus files are UTF-8: convert the file, for example with `iconv -t UTF-8`")
+)]
+pub struct NotUtf8 {
+    pub path: String,
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+    pub byte: u8,
+    #[source_code]
+    pub src: NamedSource<String>,
+    #[label("not UTF-8")]
+    pub at: SourceSpan,
+}
+
+/// Why a path on the command line gives no test to read.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum InputError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Read(#[from] ReadError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    NotUtf8(Box<NotUtf8>),
+    #[error("no litmus files in {0}")]
+    #[diagnostic(
+        code(relaxlab::no_files),
+        help("a directory stands for the files named `*.litmus` under it")
+    )]
+    NoLitmusFiles(String),
+    #[error("standard input (`-`) is named twice")]
+    #[diagnostic(
+        code(relaxlab::stdin_twice),
+        help("a test can be read from standard input once")
+    )]
+    StdinTwice,
+}
+
 /// Expands directories into their `*.litmus` files (recursively, sorted by
 /// path so output order never depends on the file system), keeping files
-/// given explicitly in the order given.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
+/// given explicitly in the order given. A directory without litmus files
+/// is an error: a person who names one expects tests to run.
+pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
             walk(path, &mut found)?;
+            if found.is_empty() {
+                return Err(InputError::NoLitmusFiles(path.display().to_string()));
+            }
             found.sort();
             out.extend(found);
         } else {
+            if path.as_os_str() == STDIN && out.iter().any(|p: &PathBuf| p.as_os_str() == STDIN) {
+                return Err(InputError::StdinTwice);
+            }
             out.push(path.clone());
         }
     }
@@ -54,14 +124,83 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
     Ok(())
 }
 
-/// Reads one file.
-pub fn read(path: &Path) -> Result<SourceFile, ReadError> {
-    let shown = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(SourceFile { path: shown, text }),
-        Err(source) => Err(ReadError {
-            path: shown,
-            source,
-        }),
+/// Reads one file (`-`: standard input).
+pub fn read(path: &Path) -> Result<SourceFile, InputError> {
+    let (shown, bytes) = if path.as_os_str() == STDIN {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|source| ReadError {
+                path: STDIN_NAME.to_string(),
+                source,
+            })?;
+        (STDIN_NAME.to_string(), bytes)
+    } else {
+        let shown = path.display().to_string();
+        match std::fs::read(path) {
+            Ok(bytes) => (shown, bytes),
+            Err(source) => {
+                return Err(ReadError {
+                    path: shown,
+                    source,
+                }
+                .into())
+            }
+        }
+    };
+    text(shown, bytes)
+}
+
+/// The text of a file, or where it stops being UTF-8.
+fn text(path: String, bytes: Vec<u8>) -> Result<SourceFile, InputError> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(SourceFile { path, text }),
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let before = &bytes[..offset];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            // Characters, as miette counts columns; the prefix is valid UTF-8.
+            let column = String::from_utf8_lossy(&before[line_start..])
+                .chars()
+                .count()
+                + 1;
+            // The lossy text keeps every byte before the bad one in place.
+            let shown = String::from_utf8_lossy(&bytes).into_owned();
+            let bad_len = shown[offset..].chars().next().map_or(0, char::len_utf8);
+            Err(InputError::NotUtf8(Box::new(NotUtf8 {
+                byte: bytes[offset],
+                src: NamedSource::new(&path, shown),
+                at: (offset, bad_len).into(),
+                path,
+                offset,
+                line,
+                column,
+            })))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_byte_is_located() {
+        let Err(InputError::NotUtf8(e)) = text("f".into(), b"ab\ncd\xe9f".to_vec()) else {
+            panic!("accepted")
+        };
+        let NotUtf8 {
+            offset,
+            line,
+            column,
+            byte,
+            ..
+        } = *e;
+        assert_eq!((offset, line, column, byte), (5, 2, 3, 0xe9));
     }
 }

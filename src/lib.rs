@@ -10,8 +10,14 @@ pub mod config;
 pub mod engine;
 pub mod exit;
 pub mod files;
+pub mod flags;
+pub mod interrupt;
+pub mod limits;
 pub mod load;
+pub mod progress;
 pub mod render;
+pub mod serve;
+pub mod values;
 
 use std::io::Write;
 
@@ -77,6 +83,7 @@ where
         cli::Command::Confirm(a) => commands::relaxer::confirm(a, io),
         cli::Command::Bench(a) => commands::bench::bench(a, io),
         cli::Command::Repair(a) => commands::repair::repair(a, io),
+        cli::Command::Serve(a) => serve::serve(a, io),
     };
     match result {
         Ok(exit) => exit,

@@ -72,7 +72,20 @@ fn lifted_sb_witnesses_are_the_axiomatic_executions() {
         "--dot",
         "-",
     ]);
-    assert_eq!(graphs(&op), graphs(&ax));
+    // The graphs are named after their model: compare the bodies.
+    let bodies = |out: &str| -> Vec<String> {
+        graphs(out)
+            .iter()
+            .map(|g| {
+                g.replacen("under tso:", "under MODEL:", 2).replacen(
+                    "under ax.tso:",
+                    "under MODEL:",
+                    2,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(bodies(&op), bodies(&ax));
     assert_eq!(graphs(&op).len(), 4);
 }
 

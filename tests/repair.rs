@@ -246,6 +246,17 @@ fn bounded_searches_exit_3() {
     );
     assert_eq!(code, 3, "{json}");
     assert_eq!(json["minimum"], 2);
+    // `--timeout` bounds the whole search: a strong c11r placement of IRIW
+    // has millions of states, so the search is cut and says so.
+    let (code, json) = repair_json(
+        "litmus/c11/IRIW+fences.sc.litmus",
+        "c11r",
+        &["--timeout", "0.5"],
+    );
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["complete"], false);
+    assert!(json["repairs"].as_array().unwrap().is_empty(), "{json}");
+    assert!(json["bounds"].to_string().contains("--timeout"), "{json}");
     // SB needs both sites: with one, no repair is found among them, which
     // proves nothing about the others (exit 3, not 1).
     let (code, out, _) = relaxlab(&[

@@ -13,6 +13,8 @@ pub mod mapping;
 pub mod model;
 pub mod operational;
 pub mod outcome;
+pub mod picture;
 pub mod relaxer;
 pub mod repair;
 mod shared_vec;
+pub mod stepper;

@@ -19,7 +19,7 @@ use super::common;
 use crate::cli::BenchArgs;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::{files, load, Io};
+use crate::{files, interrupt, load, Io};
 
 /// The environment variable that makes the binary run one measurement:
 /// `FILE|MODEL|JOBS|MAX_STATES`.
@@ -42,6 +42,7 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
         args.files.clone()
     };
     let models = common::op_models(&args.model)?;
+    common::distinct(&models)?;
     let max_states = args.max_states.unwrap_or(Settings::default().max_states);
     let baseline = child("", "sc", 1, 0)?;
     writeln!(io.out, "baseline peak memory: {} KiB", baseline.peak_kib).into_diagnostic()?;
@@ -59,12 +60,20 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
             .unwrap_or_default();
         for key in &models {
             for &jobs in &args.jobs {
-                let m = child(
+                // Ctrl-C reaches the children too: the rows measured so far
+                // stand, and nothing more is started.
+                let measured = child(
                     &path.display().to_string(),
                     &key.to_string(),
                     jobs,
                     max_states,
-                )?;
+                );
+                if interrupt::requested() {
+                    writeln!(io.out, "interrupted (Ctrl-C): the benchmark stops here")
+                        .into_diagnostic()?;
+                    return Ok(Exit::Interrupted);
+                }
+                let m = measured?;
                 let per_state = (m.peak_kib.saturating_sub(baseline.peak_kib) * 1024) as f64
                     / m.states.max(1) as f64;
                 writeln!(

@@ -5,6 +5,11 @@
 //! an expectation: it fails, saying which bound. Files are checked in
 //! parallel and reported in the order given, one line per file, then
 //! `N passed, N failed`.
+//!
+//! Exit codes: 1 when an expectation does not hold; 2 when a file cannot
+//! be checked (it cannot be read, is not UTF-8, does not parse, a model it
+//! names refuses it or needs `--unroll`): an input error, as for every
+//! command; 130 after Ctrl-C (files not reached are not listed).
 
 use std::collections::BTreeMap;
 
@@ -14,20 +19,29 @@ use relaxlab_semantics::ir::{Expectation, ModelKey, Subject, Verdict};
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
-use crate::cli::CheckArgs;
+use crate::cli::{CheckArgs, ReportFormat};
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
+use crate::render::json::{CheckReport, CheckedFile};
+use crate::render::plural;
 use crate::render::table::describe_bound;
-use crate::{files, load, Io};
+use crate::{files, interrupt, load, Io};
 
 /// The result of checking one file.
 enum FileResult {
     /// Every expectation held.
     Passed { expectations: usize },
-    /// Some did not: one line each.
-    Failed { problems: Vec<String> },
-    /// The file could not be checked at all.
+    /// Some did not, or could not be checked: one line each, and whether
+    /// one could not be checked (an input error).
+    Failed {
+        expectations: usize,
+        problems: Vec<String>,
+        input_error: bool,
+    },
+    /// The file could not be read or loaded at all.
     Error(miette::Report),
+    /// Ctrl-C came before this file was checked.
+    Skipped,
 }
 
 pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
@@ -56,46 +70,104 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
     let results: Vec<(String, FileResult)> = pool.install(|| {
         paths
             .par_iter()
-            .map(|path| match files::read(path) {
-                Ok(file) => {
-                    let result = check_file(&file, &settings, only.as_deref());
-                    (file.path, result)
+            .map(|path| {
+                let shown = path.display().to_string();
+                if interrupt::requested() {
+                    return (shown, FileResult::Skipped);
                 }
-                Err(e) => (path.display().to_string(), FileResult::Error(e.into())),
+                match files::read(path) {
+                    Ok(file) => {
+                        let result = check_file(&file, &settings, only.as_deref());
+                        (file.path, result)
+                    }
+                    Err(e) => (shown, FileResult::Error(e.into())),
+                }
             })
             .collect()
     });
 
     let (mut passed, mut failed, mut expectations) = (0, 0, 0);
     let mut exit = Exit::Ok;
+    let mut report = Vec::new();
+    let json = args.format == ReportFormat::Json;
     for (path, result) in results {
+        let entry = |status, expectations: usize, problems| CheckedFile {
+            file: path.clone(),
+            status,
+            expectations: expectations as u64,
+            problems,
+        };
         match result {
             FileResult::Passed { expectations: n } => {
                 passed += 1;
                 expectations += n;
-                writeln!(io.out, "ok    {path} ({n} expectations)").into_diagnostic()?;
-            }
-            FileResult::Failed { problems } => {
-                failed += 1;
-                exit = exit.max(Exit::CheckFailed);
-                writeln!(io.out, "FAIL  {path}").into_diagnostic()?;
-                for p in problems {
-                    writeln!(io.out, "        {p}").into_diagnostic()?;
+                if !json {
+                    writeln!(io.out, "ok    {path} ({})", plural(n as u64, "expectation"))
+                        .into_diagnostic()?;
                 }
+                report.push(entry("passed", n, Vec::new()));
             }
-            FileResult::Error(report) => {
+            FileResult::Failed {
+                expectations: n,
+                problems,
+                input_error,
+            } => {
                 failed += 1;
-                exit = exit.max(Exit::CheckFailed);
-                writeln!(io.out, "FAIL  {path}: cannot be checked").into_diagnostic()?;
-                io.report(&report);
+                exit = exit.max(if input_error {
+                    Exit::InputError
+                } else {
+                    Exit::CheckFailed
+                });
+                if !json {
+                    writeln!(io.out, "FAIL  {path}").into_diagnostic()?;
+                    for p in &problems {
+                        writeln!(io.out, "        {p}").into_diagnostic()?;
+                    }
+                }
+                let status = if input_error { "error" } else { "failed" };
+                report.push(entry(status, n, problems));
             }
+            FileResult::Error(error) => {
+                failed += 1;
+                exit = exit.max(Exit::InputError);
+                if !json {
+                    writeln!(io.out, "FAIL  {path}: cannot be checked").into_diagnostic()?;
+                }
+                io.report(&error);
+                report.push(entry("error", 0, vec![error.to_string()]));
+            }
+            FileResult::Skipped => {}
         }
+    }
+    let interrupted = interrupt::requested();
+    if interrupted {
+        exit = Exit::Interrupted;
+    }
+    if json {
+        let report = CheckReport {
+            files: report,
+            passed,
+            failed,
+            expectations: expectations as u64,
+            interrupted,
+        };
+        serde_json::to_writer_pretty(&mut *io.out, &report).into_diagnostic()?;
+        writeln!(io.out).into_diagnostic()?;
+        return Ok(exit);
     }
     writeln!(
         io.out,
-        "\n{expectations} expectations held in the files that passed"
+        "\n{} held in the files that passed",
+        plural(expectations as u64, "expectation")
     )
     .into_diagnostic()?;
+    if interrupted {
+        writeln!(
+            io.out,
+            "interrupted (Ctrl-C): the files not listed were not checked"
+        )
+        .into_diagnostic()?;
+    }
     writeln!(io.out, "{passed} passed, {failed} failed").into_diagnostic()?;
     Ok(exit)
 }
@@ -117,17 +189,20 @@ fn check_file(
     }
     let mut problems = Vec::new();
     let mut count = 0;
+    let mut input_error = false;
     for (key, entries) in by_model {
         if let Err(report) = load::check_model(&program, key, file) {
             problems.push(format!(
                 "{key}: the program is outside this model: {report}"
             ));
+            input_error = true;
             continue;
         }
         let table = match engine::run(&program, key, settings) {
             Ok(t) => t,
             Err(e) => {
                 problems.push(format!("{key}: {e}"));
+                input_error = true;
                 continue;
             }
         };
@@ -143,7 +218,11 @@ fn check_file(
             expectations: count,
         }
     } else {
-        FileResult::Failed { problems }
+        FileResult::Failed {
+            expectations: count,
+            problems,
+            input_error,
+        }
     }
 }
 

@@ -26,24 +26,31 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
         mapping,
         max_states: args
             .max_states
-            .or(config.max_states)
+            .or(config.max_states())
             .unwrap_or(default.max_states),
         max_candidates: args
             .max_candidates
-            .or(config.max_candidates)
+            .or(config.max_candidates())
             .unwrap_or(default.max_candidates),
-        unroll: args.unroll.or(config.unroll),
+        unroll: args.unroll.or(config.unroll()),
         sampling: None,
         mark_non_sc: true,
         progress: false,
-        budget: Default::default(),
+        budget: crate::limits::budget(args),
+        timeout: args.timeout,
     }
+}
+
+/// Is standard error a terminal (where the progress bar goes)?
+pub fn stderr_is_terminal() -> bool {
+    std::io::IsTerminal::is_terminal(&std::io::stderr())
 }
 
 /// The rayon pool exploration runs in: `--jobs`, else `jobs` of the
 /// config, else every core.
 pub fn pool(args: &EngineArgs, config: &Config) -> Result<rayon::ThreadPool, miette::Report> {
-    let jobs = args.jobs.or(config.jobs).unwrap_or(0);
+    // 0: rayon's default, one thread per core.
+    let jobs = args.jobs.or(config.jobs()).unwrap_or(0);
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -60,7 +67,9 @@ pub struct UnknownModel {
     help: String,
 }
 
-fn suggestion(name: &str, known: &[&str]) -> String {
+/// The help line of an unknown model name: the closest known name, if
+/// any is close, and the list.
+pub fn suggestion(name: &str, known: &[&str]) -> String {
     let close = known
         .iter()
         .copied()
@@ -70,6 +79,22 @@ fn suggestion(name: &str, known: &[&str]) -> String {
         Some(k) => format!("did you mean `{k}`? The models are {}", known.join(", ")),
         None => format!("the models are {}", known.join(", ")),
     }
+}
+
+/// A model named twice: its results would be printed twice.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("model `{0}` is named twice")]
+#[diagnostic(code(relaxlab::model::twice), help("name each model once"))]
+pub struct ModelTwice(pub String);
+
+/// Refuses a list of models that names one twice.
+pub fn distinct(keys: &[ModelKey]) -> Result<(), ModelTwice> {
+    for (i, k) in keys.iter().enumerate() {
+        if keys[..i].contains(k) {
+            return Err(ModelTwice(k.to_string()));
+        }
+    }
+    Ok(())
 }
 
 /// Parses `--model` names.

@@ -19,6 +19,10 @@
 //! labelled racy: C11 gives such programs no meaning, and the two engines
 //! resolve a race differently. Any other disagreement outside these
 //! relations is flagged UNEXPECTED (exit code 1).
+//!
+//! A column cut short by a bound says so under the table (`PARTIAL:
+//! MODEL: ...`, exit code 3). `--format json` prints the same, as
+//! [`json::Comparison`]s.
 
 use std::collections::BTreeSet;
 
@@ -30,11 +34,12 @@ use relaxlab_semantics::ir::{
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
-use crate::cli::CompareArgs;
+use crate::cli::{CompareArgs, ReportFormat};
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::render::trace;
-use crate::{load, Io};
+use crate::render::table::{bound_kind, describe_bound};
+use crate::render::{dot, json, trace};
+use crate::{interrupt, load, Io};
 
 /// The label of a disagreement on an outcome only racy executions reach.
 const RACY: &str = "racy (undefined behaviour)";
@@ -56,21 +61,30 @@ struct Column {
 
 pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
-    let settings = common::settings(&args.engine, &config);
+    let mut settings = common::settings(&args.engine, &config);
+    settings.progress = common::stderr_is_terminal();
     let pool = common::pool(&args.engine, &config)?;
-    let models: Vec<OpModel> = common::op_models(&args.models)?
+    let keys = common::op_models(&args.models)?;
+    common::distinct(&keys)?;
+    let models: Vec<OpModel> = keys
         .into_iter()
         .filter_map(|k| match k {
             ModelKey::Op(m) => Some(m),
             ModelKey::Ax(_) => None,
         })
         .collect();
+    let mut sink = args.dot.as_deref().map(dot::Sink::open).transpose()?;
+    let json_format = args.format == ReportFormat::Json;
     let mut exit = Exit::Ok;
     let mut dots = Vec::new();
-    for (file, program) in common::programs(&args.files, io, &mut exit)? {
+    let mut reports = Vec::new();
+    'files: for (file, program) in common::programs(&args.files, io, &mut exit)? {
         let mut columns = Vec::new();
         for &m in &models {
             for key in [ModelKey::Op(m), ModelKey::Ax(twin(m))] {
+                if interrupt::requested() {
+                    break 'files;
+                }
                 let result = match load::check_model(&program, key, &file) {
                     Err(_) => Err("outside the model".to_string()),
                     Ok(()) => pool
@@ -85,21 +99,84 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
                 columns.push(Column { key, result });
             }
         }
-        let text = render(&program, &columns, &models, &settings, &mut dots);
-        write!(io.out, "{text}").into_diagnostic()?;
-        if text.contains("UNEXPECTED") {
+        let mut report = json::Comparison {
+            file: file.path.clone(),
+            test: program.name.clone(),
+            condition: program.condition.as_ref().map(|c| c.text.clone()),
+            observed: program
+                .observed
+                .iter()
+                .map(|o| program.observable_name(*o))
+                .collect(),
+            columns: columns.iter().map(|c| c.key.to_string()).collect(),
+            rows: Vec::new(),
+            not_run: Vec::new(),
+            disagreements: Vec::new(),
+            bounds: Vec::new(),
+        };
+        let text = render(
+            &program,
+            &columns,
+            &models,
+            &settings,
+            &mut dots,
+            &mut report,
+        );
+        if report.disagreements.iter().any(|d| d.label == "UNEXPECTED") {
             exit = exit.max(Exit::CheckFailed);
         }
-    }
-    if let Some(dot_path) = &args.dot {
-        let text = if dots.is_empty() {
-            "// no disagreement: no execution to draw\ndigraph relaxlab {}\n".to_string()
+        if json_format {
+            reports.push(report);
         } else {
-            dots.join("\n")
-        };
-        std::fs::write(dot_path, text).into_diagnostic()?;
+            write!(io.out, "{text}").into_diagnostic()?;
+            io.out.flush().into_diagnostic()?;
+        }
+    }
+    if interrupt::requested() {
+        exit = Exit::Interrupted;
+        let _ = writeln!(
+            io.err,
+            "relaxlab: interrupted (Ctrl-C); the comparison stops at the interrupted test"
+        );
+    }
+    if json_format {
+        serde_json::to_writer_pretty(&mut *io.out, &reports).into_diagnostic()?;
+        writeln!(io.out).into_diagnostic()?;
+    }
+    let dots = if dots.is_empty() {
+        vec!["// no disagreement: no execution to draw\ndigraph relaxlab {}\n".to_string()]
+    } else {
+        dots
+    };
+    match &mut sink {
+        Some(dot::Sink::Stdout) if !json_format => {
+            writeln!(io.out, "{}", dots.join("\n")).into_diagnostic()?;
+        }
+        // JSON keeps standard output one document: the graphs are in
+        // each disagreement's evidence only as text.
+        Some(dot::Sink::Stdout) => {}
+        Some(sink) => sink.write_file(&dots)?,
+        None => {}
     }
     Ok(exit)
+}
+
+/// A disagreement for JSON, with the evidence the text prints.
+fn disagreement(
+    label: &'static str,
+    model: OpModel,
+    only: &'static str,
+    values: &[Value],
+    text: &str,
+) -> json::Disagreement {
+    json::Disagreement {
+        label,
+        model: model.name().to_string(),
+        twin: format!("ax.{}", twin(model).name()),
+        only,
+        values: values.to_vec(),
+        evidence: text.lines().skip(2).map(|l| l.trim().to_string()).collect(),
+    }
 }
 
 fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
@@ -112,6 +189,7 @@ fn render(
     models: &[OpModel],
     settings: &Settings,
     dots: &mut Vec<String>,
+    report: &mut json::Comparison,
 ) -> String {
     let mut out = format!("{}: operational vs axiomatic\n", program.name);
     if let Some(c) = &program.condition {
@@ -149,16 +227,17 @@ fn render(
     }
     out.push('\n');
     for r in &rows {
-        let holds = program
+        let satisfies = program
             .condition
             .as_ref()
-            .map(|c| relaxlab_semantics::outcome::satisfies(program, &c.prop, r))
-            .unwrap_or(false);
+            .map(|c| relaxlab_semantics::outcome::satisfies(program, &c.prop, r));
+        let holds = satisfies.unwrap_or(false);
         out.push_str(&format!(
             "  {} {:<width$}",
             if holds { '*' } else { ' ' },
             outcome_text(r)
         ));
+        let mut cells = Vec::new();
         for c in columns {
             let cell = match &c.result {
                 Ok(t) if t.rows.iter().any(|x| &x.values == r) => "yes",
@@ -166,12 +245,38 @@ fn render(
                 Err(_) => "n/a",
             };
             out.push_str(&format!("  {cell:>7}"));
+            cells.push(cell);
         }
         out.push('\n');
+        report.rows.push(json::ComparedRow {
+            values: r.clone(),
+            satisfies,
+            cells,
+        });
     }
     for c in columns {
-        if let Err(why) = &c.result {
-            out.push_str(&format!("  {}: not run ({why})\n", c.key));
+        match &c.result {
+            Err(why) => {
+                out.push_str(&format!("  {}: not run ({why})\n", c.key));
+                report.not_run.push(json::NotRun {
+                    model: c.key.to_string(),
+                    why: why.clone(),
+                });
+            }
+            Ok(t) => {
+                for bound in &t.bounds {
+                    out.push_str(&format!(
+                        "  PARTIAL: {}: {}\n",
+                        c.key,
+                        describe_bound(bound)
+                    ));
+                    report.bounds.push(json::ColumnBound {
+                        model: c.key.to_string(),
+                        kind: bound_kind(bound),
+                        message: describe_bound(bound),
+                    });
+                }
+            }
         }
     }
 
@@ -193,6 +298,7 @@ fn render(
             |t: &OutcomeTable, r: &Vec<Value>| t.rows.iter().any(|x| &x.values == r && x.racy);
         for r in o.difference(&a) {
             any = true;
+            let start = out.len();
             let label = if racy(op, r) { RACY } else { "UNEXPECTED" };
             out.push_str(&format!(
                 "\n  {label}: {} reaches [{}] but ax.{} forbids it; witness:\n",
@@ -214,13 +320,18 @@ fn render(
                 for line in trace::lines(&ran, key, w) {
                     out.push_str(&format!("      {line}\n"));
                 }
-                let (text, dot) = lifted_witness(&ran, m, &outcome_text(r), w);
+                let (text, graph) = lifted_witness(&ran, m, &outcome_text(r), w);
                 out.push_str(&text);
-                dots.extend(dot);
+                let title = format!("{} under {}: {}", program.name, m.name(), outcome_text(r));
+                dots.extend(graph.map(|g| dot::titled(&g, &title)));
             }
+            report
+                .disagreements
+                .push(disagreement(label, m, "operational", r, &out[start..]));
         }
         for r in a.difference(&o) {
             any = true;
+            let start = out.len();
             let label = if racy(ax, r) {
                 RACY
             } else if must_be_equal(m) {
@@ -240,10 +351,19 @@ fn render(
                 let compiled = engine::program_for(program, ModelKey::Op(m), settings);
                 out.push_str(&format!("      {}\n", explain_pso_difference(&compiled)));
             }
-            if let Some((text, dot)) = axiomatic_witness(program, twin(m), r, settings) {
+            if let Some((text, graph)) = axiomatic_witness(program, twin(m), r, settings) {
                 out.push_str(&text);
-                dots.push(dot);
+                let title = format!(
+                    "{} under ax.{}: {}",
+                    program.name,
+                    twin(m).name(),
+                    outcome_text(r)
+                );
+                dots.push(dot::titled(&graph, &title));
             }
+            report
+                .disagreements
+                .push(disagreement(label, m, "axiomatic", r, &out[start..]));
         }
     }
     if !any {

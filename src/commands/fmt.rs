@@ -6,7 +6,19 @@ use crate::cli::{FmtArgs, FmtTarget};
 use crate::exit::{Exit, Outcome};
 use crate::{files, load, Io};
 
+/// `fmt --write -`: standard input cannot be rewritten.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`--write` cannot rewrite standard input (`-`)")]
+#[diagnostic(
+    code(relaxlab::flags::write_stdin),
+    help("drop `--write`: `relaxlab fmt -` prints the formatted test")
+)]
+pub struct WriteStdin;
+
 pub fn fmt(args: &FmtArgs, io: &mut Io<'_>) -> Outcome {
+    if args.write && args.files.iter().any(|p| p.as_os_str() == files::STDIN) {
+        return Err(WriteStdin.into());
+    }
     let mut exit = Exit::Ok;
     for path in files::expand(&args.files)? {
         let file = files::read(&path)?;
@@ -34,7 +46,7 @@ pub fn fmt(args: &FmtArgs, io: &mut Io<'_>) -> Outcome {
             }
         } else if args.write {
             if formatted != file.text {
-                std::fs::write(&path, &formatted).map_err(|source| files::ReadError {
+                std::fs::write(&path, &formatted).map_err(|source| files::WriteError {
                     path: file.path.clone(),
                     source,
                 })?;

@@ -5,6 +5,7 @@ use miette::IntoDiagnostic;
 use super::common;
 use crate::cli::ParseArgs;
 use crate::exit::{Exit, Outcome};
+use crate::render::plural;
 use crate::Io;
 
 pub fn parse(args: &ParseArgs, io: &mut Io<'_>) -> Outcome {
@@ -14,15 +15,16 @@ pub fn parse(args: &ParseArgs, io: &mut Io<'_>) -> Outcome {
             writeln!(io.out, "{}", relaxlab_grammar::ir_listing(&program)).into_diagnostic()?;
         } else {
             let instructions: usize = program.threads.iter().map(|t| t.code.len()).sum();
+            let count = |n: usize, noun: &str| plural(n as u64, noun);
             writeln!(
                 io.out,
-                "{}: {} ok: {} threads, {} locations, {} instructions, {} expectations",
+                "{}: {} ok: {}, {}, {}, {}",
                 file.path,
                 program.name,
-                program.threads.len(),
-                program.locations.len(),
-                instructions,
-                program.expectations.len()
+                count(program.threads.len(), "thread"),
+                count(program.locations.len(), "location"),
+                count(instructions, "instruction"),
+                count(program.expectations.len(), "expectation")
             )
             .into_diagnostic()?;
         }

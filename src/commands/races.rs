@@ -13,11 +13,11 @@ use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::Site;
 
 use super::common;
-use crate::cli::RacesArgs;
+use crate::cli::{RacesArgs, ReportFormat};
 use crate::engine;
 use crate::exit::{Exit, Outcome};
-use crate::render::{table::describe_bound, trace};
-use crate::{files, load, Io};
+use crate::render::{json, table::describe_bound, trace};
+use crate::{files, flags, interrupt, load, Io};
 
 /// One data race, rendered against the source.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -52,6 +52,7 @@ pub struct RaceModelError(String);
 
 pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
+    flags::operational_only(&args.engine, "races")?;
     let settings = common::settings(&args.engine, &config);
     let pool = common::pool(&args.engine, &config)?;
     let model = match args.model.as_str() {
@@ -60,31 +61,87 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
         "sc" => OpModel::Sc,
         other => return Err(RaceModelError(other.to_string()).into()),
     };
+    flags::races_mapping(&args.engine, io);
+    let json_format = args.format == ReportFormat::Json;
+    let mut reports = Vec::new();
     let mut exit = Exit::Ok;
     for (file, program) in common::programs(&args.files, io, &mut exit)? {
+        if interrupt::requested() {
+            break;
+        }
         // Race detection needs C11 accesses: the same static check as c11r.
-        load::check_model(&program, ModelKey::Op(OpModel::C11r), &file)?;
+        if let Err(report) = load::check_model(&program, ModelKey::Op(OpModel::C11r), &file) {
+            io.report(&report);
+            exit = exit.max(Exit::InputError);
+            continue;
+        }
         let result = pool.install(|| engine::races(&program, model, &settings))?;
+        let key = ModelKey::Op(model);
+        let lines = |w: &Option<relaxlab_semantics::outcome::Trace>| {
+            w.as_ref().map(|w| trace::lines(&result.program, key, w))
+        };
+        let site = |s: Site| {
+            let ins = program.instruction(s.thread, s.instr);
+            format!(
+                "{} line {}: {}",
+                program.thread(s.thread).name,
+                ins.line,
+                ins.text
+            )
+        };
+        if !result.races.is_empty() {
+            exit = exit.max(Exit::CheckFailed);
+        }
+        if !result.table.complete() {
+            exit = exit.max(Exit::Partial);
+        }
+        if json_format {
+            reports.push(json::RaceReport {
+                file: file.path.clone(),
+                test: program.name.clone(),
+                model: model.name().to_string(),
+                races: result
+                    .races
+                    .iter()
+                    .map(|(race, witness)| json::RaceFound {
+                        location: program.location(race.loc).name.clone(),
+                        first: site(race.earlier),
+                        second: site(race.later),
+                        witness: lines(witness),
+                    })
+                    .collect(),
+                complete: result.table.complete(),
+                bounds: result.table.bounds.iter().map(json::Bound::new).collect(),
+            });
+            continue;
+        }
         if result.table.races.is_empty() {
             writeln!(io.out, "{}: no data race under {}", file.path, model.name())
                 .into_diagnostic()?;
         }
         for (race, witness) in &result.races {
-            exit = exit.max(Exit::CheckFailed);
             let diag = diagnostic(&program, race.loc, race.earlier, race.later, &file);
             writeln!(io.out, "{:?}", miette::Report::new(diag)).into_diagnostic()?;
-            if let Some(witness) = witness {
-                writeln!(io.out, "  witness ({} steps):", witness.steps.len()).into_diagnostic()?;
-                for line in trace::lines(&result.program, ModelKey::Op(model), witness) {
+            if let Some(steps) = lines(witness) {
+                let n = witness.as_ref().map_or(0, |w| w.steps.len() as u64);
+                writeln!(io.out, "  witness ({}):", crate::render::plural(n, "step"))
+                    .into_diagnostic()?;
+                for line in steps {
                     writeln!(io.out, "    {line}").into_diagnostic()?;
                 }
             }
             writeln!(io.out).into_diagnostic()?;
         }
         for bound in &result.table.bounds {
-            exit = exit.max(Exit::Partial);
             writeln!(io.out, "PARTIAL: {}", describe_bound(bound)).into_diagnostic()?;
         }
+    }
+    if json_format {
+        serde_json::to_writer_pretty(&mut *io.out, &reports).into_diagnostic()?;
+        writeln!(io.out).into_diagnostic()?;
+    }
+    if interrupt::requested() {
+        exit = Exit::Interrupted;
     }
     Ok(exit)
 }

@@ -9,18 +9,22 @@
 //! the cycle at all, and whether any such execution fails.
 //! `predict --exhaustive` takes Phase I's union over every SC execution
 //! (`relaxer::exhaustive`), bounded by `--max-states`.
+//!
+//! `confirm` exits with 1 when a biased run failed (a bug confirmed) under
+//! a model whose `MODEL.assert: sometimes` expectation the test lacks, as
+//! `run` does.
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::operational::models::{Pslo, Pso, Tso};
-use relaxlab_semantics::operational::ExploreOptions;
 use relaxlab_semantics::relaxer::{self, ConfirmOptions, PredictOptions, PredictedCycle};
 
 use super::common;
 use crate::cli::{ConfirmArgs, PredictArgs};
 use crate::exit::{Exit, Outcome};
-use crate::Io;
+use crate::render::plural;
+use crate::{flags, interrupt, Io};
 
 /// `--model` of `confirm` must be a relaxed hardware model.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -59,20 +63,23 @@ pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
     let pool = common::pool(&engine, &config)?;
     let mut exit = Exit::Ok;
     for (_file, program) in common::programs(&args.files, io, &mut exit)? {
+        warn_length(&program, args.length, io);
         if args.exhaustive {
             let file_exit = predict_exhaustive(&program, args.length, &settings, &pool, io)?;
             exit = exit.max(file_exit);
+            if file_exit == Exit::Interrupted {
+                break;
+            }
             continue;
         }
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
         writeln!(
             io.out,
-            "{}: {} potential cycle{} of length {} from {} SC runs (seed {})",
+            "{}: {} of length {} from {} (seed {})",
             program.name,
-            cycles.len(),
-            plural(cycles.len()),
+            plural(cycles.len() as u64, "potential cycle"),
             args.length,
-            args.runs,
+            plural(args.runs, "SC run"),
             args.seed
         )
         .into_diagnostic()?;
@@ -83,11 +90,21 @@ pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
     Ok(exit)
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
+/// A cycle of 2k statements spans k threads: a test with fewer has none,
+/// and an empty prediction must not look like a verdict.
+fn warn_length(program: &Program, length: usize, io: &mut Io<'_>) {
+    let threads = program.threads.len();
+    if length / 2 > threads {
+        flags::warn(
+            io,
+            "--length",
+            format!(
+                "`--length {length}` asks for cycles over {} threads, and {} has {}",
+                length / 2,
+                program.name,
+                plural(threads as u64, "thread")
+            ),
+        );
     }
 }
 
@@ -100,12 +117,11 @@ fn predict_exhaustive(
     pool: &rayon::ThreadPool,
     io: &mut Io<'_>,
 ) -> Outcome {
-    let opts = ExploreOptions {
-        max_states: settings.max_states,
-        mapping: settings.mapping,
-        budget: settings.budget.clone(),
+    let opts = crate::engine::explore_options(settings);
+    let found = {
+        let _ctrl_c = interrupt::interruptible();
+        pool.install(|| relaxer::predict_exhaustive(program, length, &opts))
     };
-    let found = pool.install(|| relaxer::predict_exhaustive(program, length, &opts));
     let n = found.cycles.len();
     let source = if found.complete {
         "every SC execution"
@@ -114,12 +130,11 @@ fn predict_exhaustive(
     };
     writeln!(
         io.out,
-        "{}: {n} potential cycle{} of length {length} from {source} ({} states, {} maximal pair set{})",
+        "{}: {} of length {length} from {source} ({}, {})",
         program.name,
-        plural(n),
-        found.states,
-        found.pair_sets,
-        plural(found.pair_sets),
+        plural(n as u64, "potential cycle"),
+        plural(found.states, "state"),
+        plural(found.pair_sets as u64, "maximal pair set"),
     )
     .into_diagnostic()?;
     for c in &found.cycles {
@@ -128,10 +143,18 @@ fn predict_exhaustive(
     if found.complete {
         return Ok(Exit::Ok);
     }
+    if interrupt::requested() {
+        writeln!(
+            io.out,
+            "  PARTIAL: interrupted (Ctrl-C); cycles of the executions beyond this point are missing"
+        )
+        .into_diagnostic()?;
+        return Ok(Exit::Interrupted);
+    }
     writeln!(
         io.out,
-        "  PARTIAL: stopped after {} states (--max-states); cycles of the executions beyond it are missing",
-        settings.max_states
+        "  PARTIAL: stopped after {} (--max-states); cycles of the executions beyond it are missing",
+        plural(settings.max_states, "state")
     )
     .into_diagnostic()?;
     Ok(Exit::Partial)
@@ -139,6 +162,7 @@ fn predict_exhaustive(
 
 pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
+    flags::operational_only(&args.engine, "confirm")?;
     let settings = common::settings(&args.engine, &config);
     let pool = common::pool(&args.engine, &config)?;
     let mut models = Vec::new();
@@ -148,22 +172,27 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
             other => return Err(ConfirmModelError(other.to_string()).into()),
         }
     }
+    common::distinct(&models.iter().map(|m| ModelKey::Op(*m)).collect::<Vec<_>>())?;
     let mut exit = Exit::Ok;
-    for (_file, program) in common::programs(&args.files, io, &mut exit)? {
+    'files: for (_file, program) in common::programs(&args.files, io, &mut exit)? {
+        warn_length(&program, args.length, io);
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
         writeln!(
             io.out,
-            "{}: {} cycles predicted (length {}, {} SC runs, seed {}); {} biased trials per cycle",
+            "{}: {} predicted (length {}, {}, seed {}); {} per cycle",
             program.name,
-            cycles.len(),
+            plural(cycles.len() as u64, "cycle"),
             args.length,
-            args.runs,
+            plural(args.runs, "SC run"),
             args.seed,
-            args.trials
+            plural(args.trials, "biased trial")
         )
         .into_diagnostic()?;
         for &m in &models {
-            let text = pool.install(|| match m {
+            if interrupt::requested() {
+                break 'files;
+            }
+            let (text, bugs) = pool.install(|| match m {
                 OpModel::Tso => table(&program, &Tso, &cycles, args, &settings),
                 OpModel::Pso => table(&program, &Pso, &cycles, args, &settings),
                 _ => table(&program, &Pslo, &cycles, args, &settings),
@@ -171,20 +200,27 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
             if text.contains("PARTIAL") {
                 exit = exit.max(Exit::Partial);
             }
+            if bugs > 0 && !super::run::failure_expected(&program, ModelKey::Op(m)) {
+                exit = exit.max(Exit::CheckFailed);
+            }
             write!(io.out, "{text}").into_diagnostic()?;
         }
+    }
+    if interrupt::requested() {
+        exit = Exit::Interrupted;
     }
     Ok(exit)
 }
 
-/// One model's table: per cycle, Phase II's counts beside the ground truth.
+/// One model's table: per cycle, Phase II's counts beside the ground
+/// truth; and how many cycles Phase II found failing (bugs).
 fn table<M: MemoryModel>(
     program: &Program,
     model: &M,
     cycles: &[PredictedCycle],
     args: &ConfirmArgs,
     settings: &crate::engine::Settings,
-) -> String {
+) -> (String, usize) {
     let report = relaxer::confirm_with(
         program,
         model,
@@ -195,11 +231,7 @@ fn table<M: MemoryModel>(
             mapping: settings.mapping,
         },
     );
-    let opts = ExploreOptions {
-        max_states: settings.max_states,
-        mapping: settings.mapping,
-        budget: settings.budget.clone(),
-    };
+    let opts = crate::engine::explore_options(settings);
     let mut out = format!("\n  under {}:\n", model.name());
     out.push_str("    cycle                   created    buggy   feasible  can fail\n");
     let (mut feasible, mut found_feasible) = (0, 0);
@@ -235,5 +267,5 @@ fn table<M: MemoryModel>(
         report.confirmed(),
         report.bugs(),
     ));
-    out
+    (out, report.bugs())
 }

@@ -1,35 +1,39 @@
 //! `relaxlab run`: outcome tables under operational and axiomatic models.
+//!
+//! Exit code of one run: 1 when some execution fails (a false `assert`, a
+//! division by zero, a bad `join`, a deadlock, a divergence) and the test's
+//! `expect` block does not say `MODEL.assert: sometimes` (GenMC and
+//! Nidhugg exit non-zero on a failed assertion too), 3 when a bound cut the
+//! result short, 130 after Ctrl-C; the command exits with the most severe.
 
 use std::time::Instant;
 
 use miette::IntoDiagnostic;
-use relaxlab_semantics::axiomatic;
-use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Value};
+use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Subject, Verdict};
 use relaxlab_semantics::operational::Strategy;
-use relaxlab_semantics::outcome::{OutcomeTable, Trace};
+use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 
 use super::common;
 use crate::cli::{Format, RunArgs, StrategyArg};
-use crate::engine::{self, Sampling, Settings};
+use crate::config::Config;
+use crate::engine::{self, Ran, Sampling, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::render::{json, table, trace};
-use crate::{load, Io};
+use crate::render::{dot, herd, json, table, trace};
+use crate::values::Replay;
+use crate::{flags, interrupt, load, Io};
+
+/// The step bound of one sampled run when `--max-steps` is not given.
+pub const DEFAULT_MAX_STEPS: u64 = 10_000;
 
 /// A flag combination that makes no sense.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum FlagError {
-    #[error("`--replay` expects SEED:INDEX, got `{0}`")]
-    #[diagnostic(
-        code(relaxlab::flags::replay),
-        help("for example `--replay 7:42` replays run 42 of seed 7")
-    )]
-    Replay(String),
     #[error("`--replay` needs exactly one operational model")]
     #[diagnostic(code(relaxlab::flags::replay_model), help("pass one `--model`"))]
     ReplayModel,
 }
 
-fn strategy(s: StrategyArg) -> Strategy {
+pub fn strategy(s: StrategyArg) -> Strategy {
     match s {
         StrategyArg::Uniform => Strategy::Uniform,
         StrategyArg::Delay => Strategy::Delay,
@@ -38,52 +42,64 @@ fn strategy(s: StrategyArg) -> Strategy {
     }
 }
 
-pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
-    let config = common::config()?;
-    let mut settings = common::settings(&args.engine, &config);
-    settings.progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let pool = common::pool(&args.engine, &config)?;
-    let format = args.format.or(config.format).unwrap_or(Format::Table);
-
+/// The models to run: the flags', else `relaxlab.toml`'s, else `sc`; each
+/// named once.
+fn models(args: &RunArgs, config: &Config) -> Result<Vec<ModelKey>, miette::Report> {
     let mut models = common::op_models(&args.model)?;
     models.extend(common::ax_models(&args.axiomatic)?);
     if models.is_empty() {
-        let op = config.models.clone().unwrap_or_default();
-        let ax = config.axiomatic.clone().unwrap_or_default();
-        models.extend(common::op_models(&op)?);
-        models.extend(common::ax_models(&ax)?);
+        models.extend(common::op_models(&config.models().unwrap_or_default())?);
+        models.extend(common::ax_models(&config.axiomatic().unwrap_or_default())?);
     }
     if models.is_empty() {
         models = common::op_models(&["sc".to_string()])?;
     }
+    common::distinct(&models)?;
+    Ok(models)
+}
 
-    let mut dots = Vec::new();
-    if let Some(spec) = &args.replay {
+pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
+    let config = common::config()?;
+    let mut settings = common::settings(&args.engine, &config);
+    settings.progress = common::stderr_is_terminal();
+    let format = args.format.or(config.format).unwrap_or(Format::Table);
+    let models = models(args, &config)?;
+    flags::check_run(args, format, &models, io)?;
+    let pool = common::pool(&args.engine, &config)?;
+    let mut sink = args.dot.as_deref().map(dot::Sink::open).transpose()?;
+
+    if let Some(spec) = args.replay {
         return replay(args, spec, &models, &settings, io);
     }
     if let Some(runs) = args.sample {
         settings.sampling = Some(Sampling {
             runs,
-            seed: args.seed,
-            strategy: strategy(args.strategy),
-            max_steps: args.max_steps,
+            seed: args.seed.unwrap_or(0),
+            strategy: strategy(args.strategy.unwrap_or(StrategyArg::Uniform)),
+            max_steps: args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
         });
     }
 
     let mut exit = Exit::Ok;
     let mut json_runs = Vec::new();
+    let mut graphs: Vec<json::Graph> = Vec::new();
     let mut first = true;
-    for (file, program) in common::programs(&args.files, io, &mut exit)? {
+    let mut interrupted = false;
+    'files: for (file, program) in common::programs(&args.files, io, &mut exit)? {
         for &key in &models {
+            if interrupt::requested() {
+                interrupted = true;
+                break 'files;
+            }
             if let Err(report) = load::check_model(&program, key, &file) {
                 io.report(&report);
                 exit = exit.max(Exit::InputError);
                 continue;
             }
             let started = Instant::now();
-            let ran = engine::program_for(&program, key, &settings);
-            let table = match pool.install(|| engine::run(&program, key, &settings)) {
-                Ok(t) => t,
+            let program_ran = engine::program_for(&program, key, &settings);
+            let ran = match pool.install(|| engine::run_detailed(&program, key, &settings)) {
+                Ok(r) => r,
                 Err(e) => {
                     io.report(&miette::Report::new(e));
                     exit = exit.max(Exit::InputError);
@@ -91,63 +107,123 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                 }
             };
             let elapsed = started.elapsed();
-            match (&args.dot, key) {
-                (Some(_), ModelKey::Ax(m)) => {
-                    dots.extend(execution_graphs(&program, m, &settings));
-                }
-                (Some(_), ModelKey::Op(m)) => dots.extend(lifted_graphs(&ran, m, &table)),
-                (None, _) => {}
-            }
-            if !table.complete() {
-                exit = exit.max(Exit::Partial);
-            }
+            let run_graphs = match (&args.dot, key) {
+                (None, _) => Vec::new(),
+                (Some(_), ModelKey::Ax(m)) => execution_graphs(&program, m, &settings),
+                (Some(_), ModelKey::Op(m)) => lifted_graphs(&program_ran, m, &ran.table),
+            };
+            exit = exit.max(run_exit(&program, key, &ran.table));
             let mode = mode(key, &settings);
             match format {
-                Format::Table => {
-                    if !first {
+                Format::Table | Format::Herd => {
+                    // herd's blocks end with their own blank line.
+                    if !first && format == Format::Table {
                         writeln!(io.out).into_diagnostic()?;
                     }
                     first = false;
-                    write!(
-                        io.out,
-                        "{}",
-                        render_table(&ran, key, &table, mode, args.witness)
-                    )
-                    .into_diagnostic()?;
-                    if settings.progress {
-                        let _ = writeln!(io.err, "  ({} in {:.2?})", table.model, elapsed);
+                    let text = match format {
+                        Format::Herd => herd::render_with(
+                            &program_ran,
+                            &ran.table,
+                            mode,
+                            args.herd_time,
+                            (models.len() > 1).then_some(ran.table.model.as_str()),
+                        ),
+                        _ => render_ran(&program_ran, key, &ran, mode, args.witness),
+                    };
+                    write!(io.out, "{text}").into_diagnostic()?;
+                    io.out.flush().into_diagnostic()?;
+                    if settings.progress && format == Format::Table {
+                        let _ = writeln!(io.err, "  ({} in {:.2?})", ran.table.model, elapsed);
                     }
-                }
-                Format::Herd => {
-                    if !first {
-                        writeln!(io.out).into_diagnostic()?;
+                    if args.dot.is_some() {
+                        graphs.extend(with_bounds(&program_ran, &ran.table, run_graphs));
                     }
-                    first = false;
-                    write!(
-                        io.out,
-                        "{}",
-                        crate::render::herd::render(&ran, &table, args.herd_time)
-                    )
-                    .into_diagnostic()?;
                 }
                 Format::Json => {
-                    json_runs.push(json::run(&file.path, &ran, key, &table, mode, args.witness))
+                    // With `--dot -` the graphs go inside the run's object
+                    // (whose `bounds` say whether the run is partial).
+                    let inside = match sink {
+                        Some(dot::Sink::Stdout) => Some(run_graphs),
+                        Some(dot::Sink::File(..)) => {
+                            graphs.extend(with_bounds(&program_ran, &ran.table, run_graphs));
+                            None
+                        }
+                        None => None,
+                    };
+                    let extras = json::RunExtras {
+                        first_runs: ran.first_runs.as_ref(),
+                        non_sc_known: non_sc_known(key, &ran, &settings),
+                        graphs: inside,
+                    };
+                    json_runs.push(json::run_with(
+                        &file.path,
+                        &program_ran,
+                        key,
+                        &ran.table,
+                        mode,
+                        args.witness,
+                        extras,
+                    ));
                 }
+            }
+            if ran.table.bounds.contains(&BoundHit::Interrupted) {
+                interrupted = true;
+                break 'files;
             }
         }
     }
-    match &args.dot {
-        Some(path) if path.as_os_str() == "-" => {
+    let dots: Vec<String> = graphs.into_iter().map(|g| g.dot).collect();
+    match &mut sink {
+        Some(dot::Sink::Stdout) if format != Format::Json => {
             writeln!(io.out, "\n{}", dots.join("\n")).into_diagnostic()?;
         }
-        Some(path) => std::fs::write(path, dots.join("\n")).into_diagnostic()?,
+        Some(sink) => sink.write_file(&dots)?,
         None => {}
     }
     if format == Format::Json {
         serde_json::to_writer_pretty(&mut *io.out, &json_runs).into_diagnostic()?;
         writeln!(io.out).into_diagnostic()?;
     }
+    if interrupted {
+        exit = Exit::Interrupted;
+        let _ = writeln!(
+            io.err,
+            "relaxlab: interrupted (Ctrl-C); the output stops at the interrupted run"
+        );
+    }
     Ok(exit)
+}
+
+/// Does the test's `expect` block say that executions fail under `key`?
+pub fn failure_expected(program: &Program, key: ModelKey) -> bool {
+    program
+        .expectations
+        .iter()
+        .any(|e| e.model == key && e.subject == Subject::Failure && e.verdict == Verdict::Sometimes)
+}
+
+/// The exit code one table calls for (see the module docs).
+pub fn run_exit(program: &Program, key: ModelKey, table: &OutcomeTable) -> Exit {
+    let mut exit = Exit::Ok;
+    if table.fails() && !failure_expected(program, key) {
+        exit = Exit::CheckFailed;
+    }
+    if !table.complete() {
+        exit = exit.max(Exit::Partial);
+    }
+    if table.bounds.contains(&BoundHit::Interrupted) {
+        exit = Exit::Interrupted;
+    }
+    exit
+}
+
+/// Are the rows' `non_sc` notes decided (JSON's `non_sc_known`)?
+fn non_sc_known(key: ModelKey, ran: &Ran, settings: &Settings) -> bool {
+    matches!(key, ModelKey::Op(m) if m != OpModel::Sc)
+        && settings.mark_non_sc
+        && ran.non_sc_unknown.is_none()
+        && !engine::out_of_budget(&ran.table)
 }
 
 /// How a table under `key` was produced.
@@ -180,25 +256,46 @@ pub fn render_table(
     )
 }
 
+/// [`render_table`] with what the engine said beside the table: the run
+/// behind each sampled witness, missing `non-SC` notes.
+pub fn render_ran(
+    program: &Program,
+    key: ModelKey,
+    ran: &Ran,
+    mode: table::Mode,
+    witness: bool,
+) -> String {
+    let render_trace = |t: &Trace| trace::lines(program, key, t);
+    table::render_with(
+        program,
+        &ran.table,
+        mode,
+        witness.then_some(&render_trace as &dyn Fn(&Trace) -> Vec<String>),
+        table::Extras {
+            first_runs: ran.first_runs.as_ref(),
+            non_sc_unknown: ran.non_sc_unknown.as_ref(),
+        },
+    )
+}
+
 fn replay(
     args: &RunArgs,
-    spec: &str,
+    spec: Replay,
     models: &[ModelKey],
     settings: &Settings,
     io: &mut Io<'_>,
 ) -> Outcome {
-    let (seed, index) = spec
-        .split_once(':')
-        .and_then(|(s, i)| Some((s.parse::<u64>().ok()?, i.parse::<u64>().ok()?)))
-        .ok_or_else(|| FlagError::Replay(spec.to_string()))?;
+    let Replay { seed, index } = spec;
     let [key @ ModelKey::Op(_)] = models else {
         return Err(FlagError::ReplayModel.into());
     };
+    let strategy_arg = args.strategy.unwrap_or(StrategyArg::Uniform);
     let sampling = Sampling {
+        // `index` is below `u64::MAX` (`values::replay`).
         runs: index + 1,
         seed,
-        strategy: strategy(args.strategy),
-        max_steps: args.max_steps,
+        strategy: strategy(strategy_arg),
+        max_steps: args.max_steps.unwrap_or(DEFAULT_MAX_STEPS),
     };
     let settings = Settings {
         sampling: Some(sampling),
@@ -214,7 +311,7 @@ fn replay(
         writeln!(
             io.out,
             "{} under {}: run {index} of seed {seed} ({:?} strategy)",
-            program.name, key, args.strategy
+            program.name, key, strategy_arg
         )
         .into_diagnostic()?;
         for line in trace::lines(&ran, *key, &trace) {
@@ -222,13 +319,12 @@ fn replay(
         }
         match outcome {
             Some(values) => {
-                let cells: Vec<String> = program
-                    .observed
-                    .iter()
-                    .zip(&values)
-                    .map(|(o, v)| format!("{}={v}", program.observable_name(*o)))
-                    .collect();
-                writeln!(io.out, "  outcome: {}", cells.join(" ")).into_diagnostic()?;
+                writeln!(
+                    io.out,
+                    "  outcome: {}",
+                    dot::outcome_text(&program, &values)
+                )
+                .into_diagnostic()?;
             }
             None => writeln!(
                 io.out,
@@ -240,76 +336,64 @@ fn replay(
     Ok(exit)
 }
 
+/// A run's graphs for a DOT file, after a comment line per bound that cut
+/// the run short (outcomes beyond it have no graph).
+fn with_bounds(
+    program: &Program,
+    table: &OutcomeTable,
+    graphs: Vec<json::Graph>,
+) -> Vec<json::Graph> {
+    let notes: String = table
+        .bounds
+        .iter()
+        .map(|b| {
+            format!(
+                "// {} under {}: PARTIAL: {}\n",
+                program.name,
+                table.model,
+                table::describe_bound(b)
+            )
+        })
+        .collect();
+    if notes.is_empty() {
+        return graphs;
+    }
+    let note = json::Graph {
+        name: format!("{} under {}: bounds", program.name, table.model),
+        dot: notes,
+    };
+    std::iter::once(note).chain(graphs).collect()
+}
+
 /// One consistent execution per outcome of `model`, as DOT digraphs.
 fn execution_graphs(
     program: &Program,
     model: relaxlab_semantics::ir::AxModel,
     settings: &Settings,
-) -> Vec<String> {
-    use relaxlab_semantics::axiomatic::ExecutionEnd;
-    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
-    let mut seen = std::collections::BTreeMap::new();
-    let _ = axiomatic::visit_consistent(
-        program,
-        model,
-        &engine::ax_options(settings),
-        &mut |ex, end, _| {
-            if let ExecutionEnd::Outcome(values) = end {
-                seen.entry(values.clone())
-                    .or_insert_with(|| axiomatic::to_dot(&prepared, ex));
-            }
-        },
-    );
-    seen.into_values().collect()
-}
-
-/// The witness of every outcome of the operational `model`, lifted to an
-/// execution (TSAN11 Sec. 6.1), as DOT digraphs; `ran` is the program the
-/// model ran. A witness the twin axiomatic model rejects (a racy `c11r`
-/// outcome, which C11 leaves undefined; anything else would be a bug, as
-/// every operational model lies within its twin) is drawn all the same,
-/// after a comment naming the axiom; one that cannot be lifted (too many
-/// events) is a comment saying why.
-fn lifted_graphs(ran: &Program, model: OpModel, table: &OutcomeTable) -> Vec<String> {
-    table
-        .rows
-        .iter()
-        .filter_map(|row| {
-            let witness = row.witness.as_ref()?;
-            let outcome = outcome_text(ran, &row.values);
-            Some(match axiomatic::lift(ran, model, witness) {
-                // Not expected (every c11t trace names each location's
-                // last store, and the lift keeps it): said, never drawn as
-                // this outcome's graph.
-                Ok(l) if l.outcome.as_ref() != Some(&row.values) => format!(
-                    "// {} witness of [{outcome}]: not drawn: the lifted execution ends with other final values\n",
-                    model.name()
-                ),
-                Ok(l) => match &l.verdict {
-                    Ok(()) => axiomatic::to_dot(ran, &l.execution),
-                    Err(r) => format!(
-                        "// {} witness of [{outcome}]: ax.{} rejects it: {r}\n{}",
-                        model.name(),
-                        axiomatic::twin(model).name(),
-                        axiomatic::to_dot(ran, &l.execution)
-                    ),
-                },
-                Err(e) => format!(
-                    "// {} witness of [{outcome}]: not drawn: {e}\n",
-                    model.name()
-                ),
-            })
+) -> Vec<json::Graph> {
+    let name = ModelKey::Ax(model).to_string();
+    dot::consistent_per_outcome(program, model, settings)
+        .into_iter()
+        .map(|(values, dot)| json::Graph {
+            name: dot::graph_title(program, &name, &values),
+            dot,
         })
         .collect()
 }
 
-/// `a=0 b=1`: an outcome with the observables' names.
-fn outcome_text(program: &Program, values: &[Value]) -> String {
-    program
-        .observed
+/// The witness of every outcome of the operational `model`, lifted to an
+/// execution, as DOT digraphs ([`dot::lifted`]); `ran` is the program the
+/// model ran.
+fn lifted_graphs(ran: &Program, model: OpModel, table: &OutcomeTable) -> Vec<json::Graph> {
+    table
+        .rows
         .iter()
-        .zip(values)
-        .map(|(o, v)| format!("{}={v}", program.observable_name(*o)))
-        .collect::<Vec<_>>()
-        .join(" ")
+        .filter_map(|row| {
+            let dot = dot::lifted(ran, model, row)?;
+            Some(json::Graph {
+                name: dot::graph_title(ran, model.name(), &row.values),
+                dot,
+            })
+        })
+        .collect()
 }

@@ -45,6 +45,23 @@
 //! `Positive`/`Negative` figures count *outcomes*, not executions: a state
 //! graph has no notion of "an execution" to count.
 //!
+//! What relaxlab adds, as comment lines (`# ...`) before the `Test` line,
+//! where herd's log tools (mcompare7, msum7) skip text: every bound that
+//! cut the result short (`# PARTIAL: ...`; herd7 itself warns on standard
+//! error and prefixes `Ok`/`No` with `Loop` when its unrolling bound was
+//! hit, which relaxlab does too for `--unroll`), every way an execution
+//! fails (`# FAILURE: ...`), and, when several models run, the model of
+//! each block (`# model tso`).
+//!
+//! Sampled runs print litmus7's layout for counted runs (litmus7 is the
+//! herd toolsuite's tool that runs tests many times): `Histogram (N
+//! states)`, each state after its run count and `*>` (the condition holds)
+//! or `:>`, `Positive: P, Negative: N` counting runs, and `Condition ...
+//! is validated` or `is NOT validated`. Where litmus7 would print
+//! `Observation NAME Never`, relaxlab prints `Unobserved`: sampling shows
+//! what can happen, never what cannot. A comment line says how many runs
+//! of which seed.
+//!
 //! With `show_time_and_hash`, the `Time NAME 0.00` and `Hash=...` lines
 //! follow. The time is always printed as 0.00 so output stays
 //! deterministic, and the hash is a 128-bit FNV-1a digest of the program's
@@ -56,13 +73,31 @@ use std::cmp::Ordering;
 use std::fmt::Write;
 
 use relaxlab_semantics::ir::{CmpOp, Observable, Program, Prop, Quantifier, Value, Verdict};
-use relaxlab_semantics::outcome::OutcomeTable;
+use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
+
+use super::table::{describe_bound, describe_failure, Mode};
 
 /// herd's X86 registers in the order of its register type.
 const X86_REGS: [&str; 8] = ["EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP"];
 
 /// Renders one result as herd7 prints it.
 pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool) -> String {
+    render_with(program, table, Mode::Exhaustive, show_time_and_hash, None)
+}
+
+/// [`render`] for a result produced in `mode`, naming `model` in a comment
+/// line when given (several models in one output).
+pub fn render_with(
+    program: &Program,
+    table: &OutcomeTable,
+    mode: Mode,
+    show_time_and_hash: bool,
+    model: Option<&str>,
+) -> String {
+    let sampled = match mode {
+        Mode::Sampled { runs, seed } => Some((runs, seed)),
+        _ => None,
+    };
     let (quantifier, prop) = match &program.condition {
         Some(c) => (c.quantifier, c.prop.clone()),
         None => (Quantifier::Forall, Prop::True),
@@ -89,6 +124,18 @@ pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool)
                 })
                 .collect::<Vec<_>>()
                 .join(" ");
+            // litmus7: the run count, then `*>` where the condition holds.
+            let line = match sampled {
+                Some(_) => {
+                    let mark = if row.satisfies == Some(true) {
+                        '*'
+                    } else {
+                        ':'
+                    };
+                    format!("{:<6}{mark}>{line}", row.count)
+                }
+                None => line,
+            };
             (key, line)
         })
         .collect();
@@ -112,6 +159,7 @@ pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool)
         _ => (pos, neg),
     };
     let observation = match Verdict::from_counts(pos as usize, neg as usize) {
+        Verdict::Never if sampled.is_some() => "Unobserved",
         Verdict::Never => "Never",
         Verdict::Sometimes => "Sometimes",
         Verdict::Always => "Always",
@@ -123,15 +171,57 @@ pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool)
     };
 
     let mut s = String::new();
+    if let Some(model) = model {
+        let _ = writeln!(s, "# model {model}");
+    }
+    if let Some((runs, seed)) = sampled {
+        let _ = writeln!(
+            s,
+            "# {} of seed {seed}: outcomes no run reached may still be allowed",
+            super::plural(runs, "sampled run")
+        );
+    }
+    for bound in &table.bounds {
+        let _ = writeln!(s, "# PARTIAL: {}", describe_bound(bound));
+    }
+    for failure in &table.failures {
+        let _ = writeln!(s, "# FAILURE: {}", describe_failure(program, &failure.kind));
+    }
     let _ = writeln!(s, "Test {} {kind}", program.name);
-    let _ = writeln!(s, "States {}", states.len());
+    match sampled {
+        Some(_) => {
+            let _ = writeln!(s, "Histogram ({} states)", states.len());
+        }
+        None => {
+            let _ = writeln!(s, "States {}", states.len());
+        }
+    }
     for (_, line) in &states {
         let _ = writeln!(s, "{line}");
     }
-    let _ = writeln!(s, "{}", if ok { "Ok" } else { "No" });
+    let unrolled = table
+        .bounds
+        .iter()
+        .any(|b| matches!(b, BoundHit::Unroll(_)));
+    let _ = writeln!(
+        s,
+        "{}{}",
+        if unrolled { "Loop " } else { "" },
+        if ok { "Ok" } else { "No" }
+    );
     let _ = writeln!(s, "Witnesses");
-    let _ = writeln!(s, "Positive: {wpos} Negative: {wneg}");
-    let _ = writeln!(s, "Condition {quant} ({})", prop_text(program, &prop, 0));
+    let condition = format!("{quant} ({})", prop_text(program, &prop, 0));
+    match sampled {
+        Some(_) => {
+            let _ = writeln!(s, "Positive: {wpos}, Negative: {wneg}");
+            let validated = if ok { "validated" } else { "NOT validated" };
+            let _ = writeln!(s, "Condition {condition} is {validated}");
+        }
+        None => {
+            let _ = writeln!(s, "Positive: {wpos} Negative: {wneg}");
+            let _ = writeln!(s, "Condition {condition}");
+        }
+    }
     let _ = writeln!(s, "Observation {} {observation} {pos} {neg}", program.name);
     if show_time_and_hash {
         let _ = writeln!(s, "Time {} 0.00", program.name);

@@ -1,6 +1,8 @@
-//! `--format json`: one object per (file, model) run, in an array.
+//! `--format json`: one JSON document on standard output, whatever the
+//! other flags (`--dot -` puts the graphs inside it).
 //!
-//! The schema (documented in the book's CLI chapter):
+//! `run` prints an array with one object per (file, model) run (schema in
+//! the book's CLI chapter, which this module's types follow):
 //!
 //! ```text
 //! { "file": string, "test": string, "model": string,          // "tso", "ax.rc11"
@@ -8,21 +10,31 @@
 //!   "seed": number | null, "runs": number | null,               // sampled runs only
 //!   "columns": [string],                                        // "P0:r0", "x"
 //!   "condition": string | null,                                 // as written
-//!   "verdict": "never" | "sometimes" | "always" | null,
-//!   "complete": bool, "bounds": [string],                       // why partial
+//!   "verdict": "never" | "sometimes" | "always"                 // exhaustive, axiomatic
+//!            | "not observed" | "always observed" | null,       // sampled
+//!   "complete": bool,
+//!   "bounds": [{ "kind": string, "message": string }],          // why partial
+//!   "non_sc_known": bool,                                       // rows' non_sc is decided
 //!   "rows": [{ "values": [number], "satisfies": bool | null, "count": number,
-//!              "racy": bool, "non_sc": bool, "witness": [string] | null }],
-//!   "failures": [{ "what": string, "count": number, "witness": [string] | null }],
+//!              "racy": bool, "non_sc": bool, "run": number | null,
+//!              "witness": [string] | null }],
+//!   "failures": [{ "what": string, "count": number, "run": number | null,
+//!                  "witness": [string] | null }],
 //!   "races": [{ "location": string, "earlier": string, "later": string }],
-//!   "stats": { "states": number, "transitions": number } }
+//!   "stats": { "states": number, "transitions": number },
+//!   "graphs": [{ "name": string, "dot": string }] | null }      // with --dot -
 //! ```
+//!
+//! `check`, `compare` and `races` print the documents of [`CheckReport`],
+//! [`Comparison`] and [`RaceReport`].
 
-use relaxlab_semantics::ir::{ModelKey, Program};
+use relaxlab_semantics::ir::{ModelKey, Program, Verdict};
 use relaxlab_semantics::model::Site;
-use relaxlab_semantics::outcome::OutcomeTable;
+use relaxlab_semantics::operational::FirstRuns;
+use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 use serde::Serialize;
 
-use super::table::{describe_bound, describe_failure, Mode};
+use super::table::{bound_kind, describe_bound, describe_failure, Mode};
 use super::trace;
 
 #[derive(Debug, Serialize)]
@@ -37,11 +49,38 @@ pub struct Run {
     condition: Option<String>,
     verdict: Option<&'static str>,
     complete: bool,
-    bounds: Vec<String>,
+    bounds: Vec<Bound>,
+    non_sc_known: bool,
     rows: Vec<Row>,
     failures: Vec<FailureJson>,
     races: Vec<RaceJson>,
     stats: relaxlab_semantics::outcome::Stats,
+    graphs: Option<Vec<Graph>>,
+}
+
+/// A bound that cut a result short.
+#[derive(Debug, Serialize)]
+pub struct Bound {
+    /// `max-states`, `max-candidates`, `max-steps`, `unroll`,
+    /// `interrupted`, `timeout`, `max-memory`.
+    kind: &'static str,
+    message: String,
+}
+
+impl Bound {
+    pub fn new(bound: &BoundHit) -> Bound {
+        Bound {
+            kind: bound_kind(bound),
+            message: describe_bound(bound),
+        }
+    }
+}
+
+/// A DOT graph and its name.
+#[derive(Debug, Serialize)]
+pub struct Graph {
+    pub name: String,
+    pub dot: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -51,6 +90,7 @@ struct Row {
     count: u64,
     racy: bool,
     non_sc: bool,
+    run: Option<u64>,
     witness: Option<Vec<String>>,
 }
 
@@ -58,6 +98,7 @@ struct Row {
 struct FailureJson {
     what: String,
     count: u64,
+    run: Option<u64>,
     witness: Option<Vec<String>>,
 }
 
@@ -66,6 +107,27 @@ struct RaceJson {
     location: String,
     earlier: String,
     later: String,
+}
+
+/// The verdict's word: sampling says `not observed` and `always observed`
+/// for what exhaustive search calls `never` and `always`.
+pub fn verdict_word(table: &OutcomeTable, mode: Mode) -> Option<&'static str> {
+    let v = table.verdict()?;
+    Some(match (mode, v) {
+        (Mode::Sampled { .. }, Verdict::Never) => "not observed",
+        (Mode::Sampled { .. }, Verdict::Always) => "always observed",
+        (_, v) => v.as_str(),
+    })
+}
+
+/// What a run object says beside its table.
+#[derive(Debug, Default)]
+pub struct RunExtras<'a> {
+    pub first_runs: Option<&'a FirstRuns>,
+    /// The `non-SC` notes were decided (the SC exploration completed).
+    pub non_sc_known: bool,
+    /// With `--dot -`: the run's graphs.
+    pub graphs: Option<Vec<Graph>>,
 }
 
 /// The JSON object of one run of `program` (the program the model ran,
@@ -77,6 +139,27 @@ pub fn run(
     table: &OutcomeTable,
     mode: Mode,
     witness: bool,
+) -> Run {
+    run_with(
+        file,
+        program,
+        key,
+        table,
+        mode,
+        witness,
+        RunExtras::default(),
+    )
+}
+
+/// [`run`] with [`RunExtras`].
+pub fn run_with(
+    file: &str,
+    program: &Program,
+    key: ModelKey,
+    table: &OutcomeTable,
+    mode: Mode,
+    witness: bool,
+    extras: RunExtras<'_>,
 ) -> Run {
     let lines = |t: &Option<relaxlab_semantics::outcome::Trace>| {
         if witness {
@@ -112,27 +195,32 @@ pub fn run(
             .map(|o| program.observable_name(*o))
             .collect(),
         condition: program.condition.as_ref().map(|c| c.text.clone()),
-        verdict: table.verdict().map(|v| v.as_str()),
+        verdict: verdict_word(table, mode),
         complete: table.complete(),
-        bounds: table.bounds.iter().map(describe_bound).collect(),
+        bounds: table.bounds.iter().map(Bound::new).collect(),
+        non_sc_known: extras.non_sc_known,
         rows: table
             .rows
             .iter()
-            .map(|r| Row {
+            .enumerate()
+            .map(|(i, r)| Row {
                 values: r.values.clone(),
                 satisfies: r.satisfies,
                 count: r.count,
                 racy: r.racy,
                 non_sc: r.non_sc,
+                run: extras.first_runs.and_then(|f| f.rows.get(i).copied()),
                 witness: lines(&r.witness),
             })
             .collect(),
         failures: table
             .failures
             .iter()
-            .map(|f| FailureJson {
+            .enumerate()
+            .map(|(i, f)| FailureJson {
                 what: describe_failure(program, &f.kind),
                 count: f.count,
+                run: extras.first_runs.and_then(|r| r.failures.get(i).copied()),
                 witness: lines(&f.witness),
             })
             .collect(),
@@ -146,5 +234,109 @@ pub fn run(
             })
             .collect(),
         stats: table.stats,
+        graphs: extras.graphs,
     }
+}
+
+/// `check --format json`.
+#[derive(Debug, Serialize)]
+pub struct CheckReport {
+    pub files: Vec<CheckedFile>,
+    /// Files whose expectations all held, and the others.
+    pub passed: u64,
+    pub failed: u64,
+    /// Expectations that held, in the files that passed.
+    pub expectations: u64,
+    /// Ctrl-C stopped the check: files not reached are missing.
+    pub interrupted: bool,
+}
+
+/// One file of `check --format json`.
+#[derive(Debug, Serialize)]
+pub struct CheckedFile {
+    pub file: String,
+    /// `passed`, `failed` (an expectation did not hold) or `error` (the
+    /// file cannot be checked: it does not parse, a model refuses it...).
+    pub status: &'static str,
+    /// Expectations checked.
+    pub expectations: u64,
+    /// One line per expectation that did not hold or could not be checked.
+    pub problems: Vec<String>,
+}
+
+/// `compare --format json`: an array of these, one per test.
+#[derive(Debug, Serialize)]
+pub struct Comparison {
+    pub file: String,
+    pub test: String,
+    pub condition: Option<String>,
+    /// `P0:r0`, `x`, ...
+    pub observed: Vec<String>,
+    /// One per model run: `tso`, `ax.tso`, ...
+    pub columns: Vec<String>,
+    pub rows: Vec<ComparedRow>,
+    /// Columns that could not run, and why.
+    pub not_run: Vec<NotRun>,
+    pub disagreements: Vec<Disagreement>,
+    /// The bounds that cut a column short.
+    pub bounds: Vec<ColumnBound>,
+}
+
+/// An outcome of some column of a comparison.
+#[derive(Debug, Serialize)]
+pub struct ComparedRow {
+    pub values: Vec<i64>,
+    pub satisfies: Option<bool>,
+    /// Aligned with `columns`: `yes` (allowed), `-` (not allowed), `n/a`
+    /// (the column did not run).
+    pub cells: Vec<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NotRun {
+    pub model: String,
+    pub why: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ColumnBound {
+    pub model: String,
+    pub kind: &'static str,
+    pub message: String,
+}
+
+/// An outcome one model of a twin pair allows and the other does not.
+#[derive(Debug, Serialize)]
+pub struct Disagreement {
+    /// `UNEXPECTED`, `known difference` or `racy (undefined behaviour)`.
+    pub label: &'static str,
+    /// The operational model; its twin is `ax.` + its name.
+    pub model: String,
+    pub twin: String,
+    /// `operational` (only the operational model reaches it) or
+    /// `axiomatic` (only the axiomatic one allows it).
+    pub only: &'static str,
+    pub values: Vec<i64>,
+    /// The evidence, as the text output prints it.
+    pub evidence: Vec<String>,
+}
+
+/// `races --format json`: an array of these, one per test.
+#[derive(Debug, Serialize)]
+pub struct RaceReport {
+    pub file: String,
+    pub test: String,
+    pub model: String,
+    pub races: Vec<RaceFound>,
+    pub complete: bool,
+    pub bounds: Vec<Bound>,
+}
+
+/// One data race: two accesses, `THREAD line N: TEXT`.
+#[derive(Debug, Serialize)]
+pub struct RaceFound {
+    pub location: String,
+    pub first: String,
+    pub second: String,
+    pub witness: Option<Vec<String>>,
 }

@@ -1,6 +1,11 @@
-//! Rendering results for people (tables, traces) and programs (JSON).
+//! Rendering results for people (tables, traces) and programs (JSON,
+//! herd7's format, DOT graphs).
 
+pub mod dot;
 pub mod herd;
 pub mod json;
 pub mod table;
 pub mod trace;
+pub mod words;
+
+pub use words::{plural, size};

@@ -14,11 +14,18 @@
 //! A `*` in the first column marks the rows where the condition's
 //! proposition holds; the `notes` column says `racy` when every execution
 //! reaching the row has a data race and `non-SC` when every one violates SC.
+//!
+//! Sampling sees some executions only: its verdict is `sometimes`, `not
+//! observed in N runs` or `always observed in N runs`, never `never` or
+//! `always`, and each witness names its run for `--replay`.
 
 use std::fmt::Write;
 
-use relaxlab_semantics::ir::Program;
+use relaxlab_semantics::ir::{Program, Verdict};
+use relaxlab_semantics::operational::FirstRuns;
 use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable, Trace};
+
+use super::plural;
 
 /// How a table was produced, for its heading and its count column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +38,31 @@ pub enum Mode {
 /// Renders a witness trace as lines.
 pub type TraceLines<'a> = &'a dyn Fn(&Trace) -> Vec<String>;
 
+/// What is known about a table besides its rows.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras<'a> {
+    /// Sampled runs: the run behind each witness.
+    pub first_runs: Option<&'a FirstRuns>,
+    /// The `non-SC` notes were asked for but the SC exploration deciding
+    /// them was cut by this bound.
+    pub non_sc_unknown: Option<&'a BoundHit>,
+}
+
+/// The verdict as the table words it: sampling never claims `never` or
+/// `always`, only what the runs showed.
+pub fn verdict_text(table: &OutcomeTable, mode: Mode) -> Option<String> {
+    let v = table.verdict()?;
+    Some(match (mode, v) {
+        (Mode::Sampled { .. }, Verdict::Never) => {
+            format!("not observed in {}", plural(table.stats.states, "run"))
+        }
+        (Mode::Sampled { .. }, Verdict::Always) => {
+            format!("always observed in {}", plural(table.stats.states, "run"))
+        }
+        (_, v) => v.to_string(),
+    })
+}
+
 /// Renders one table. `witness` renders a trace as indented lines.
 pub fn render(
     program: &Program,
@@ -38,13 +70,24 @@ pub fn render(
     mode: Mode,
     witness: Option<TraceLines<'_>>,
 ) -> String {
+    render_with(program, table, mode, witness, Extras::default())
+}
+
+/// [`render`], with the extras of [`Extras`].
+pub fn render_with(
+    program: &Program,
+    table: &OutcomeTable,
+    mode: Mode,
+    witness: Option<TraceLines<'_>>,
+    extras: Extras<'_>,
+) -> String {
     let mut out = String::new();
     let how = match mode {
         Mode::Exhaustive => "exhaustive".to_string(),
-        Mode::Sampled { runs, seed } => format!("{runs} sampled runs, seed {seed}"),
+        Mode::Sampled { runs, seed } => format!("{}, seed {seed}", plural(runs, "sampled run")),
         Mode::Axiomatic => "axiomatic".to_string(),
     };
-    let verdict = match table.verdict() {
+    let verdict = match verdict_text(table, mode) {
         Some(v) => format!(": {v}"),
         None => String::new(),
     };
@@ -98,7 +141,11 @@ pub fn render(
     }
     let _ = writeln!(out, "{}", line.trim_end());
 
-    for row in &table.rows {
+    let replay_line = |first: Option<&u64>| match (mode, first) {
+        (Mode::Sampled { seed, .. }, Some(i)) => Some(format!("run {i} (--replay {seed}:{i})")),
+        _ => None,
+    };
+    for (r, row) in table.rows.iter().enumerate() {
         let mark = if row.satisfies == Some(true) {
             '*'
         } else {
@@ -118,7 +165,8 @@ pub fn render(
         line.push_str(&notes.join(", "));
         let _ = writeln!(out, "{}", line.trim_end());
         if let (Some(render_trace), Some(trace)) = (witness, &row.witness) {
-            for step in render_trace(trace) {
+            let run = extras.first_runs.and_then(|f| f.rows.get(r));
+            for step in replay_line(run).into_iter().chain(render_trace(trace)) {
                 let _ = writeln!(out, "        | {step}");
             }
             out.push('\n');
@@ -128,15 +176,16 @@ pub fn render(
         let _ = writeln!(out, "    (no outcome)");
     }
 
-    for failure in &table.failures {
+    for (f, failure) in table.failures.iter().enumerate() {
         let what = describe_failure(program, &failure.kind);
         let count = match mode {
             Mode::Exhaustive => String::new(),
-            _ => format!(" ({} times)", failure.count),
+            _ => format!(" ({})", plural(failure.count, "time")),
         };
         let _ = writeln!(out, "\n  FAILURE: {what}{count}");
         if let (Some(render_trace), Some(trace)) = (witness, &failure.witness) {
-            for step in render_trace(trace) {
+            let run = extras.first_runs.and_then(|runs| runs.failures.get(f));
+            for step in replay_line(run).into_iter().chain(render_trace(trace)) {
                 let _ = writeln!(out, "        | {step}");
             }
         }
@@ -167,9 +216,9 @@ pub fn render(
         .filter(|r| r.satisfies == Some(true))
         .count();
     let (states, transitions) = match mode {
-        Mode::Exhaustive => ("states", "transitions"),
-        Mode::Sampled { .. } => ("runs", "steps"),
-        Mode::Axiomatic => ("candidates", "consistent"),
+        Mode::Exhaustive => ("state", "transition"),
+        Mode::Sampled { .. } => ("run", "step"),
+        Mode::Axiomatic => ("candidate", "consistent"),
     };
     let satisfying = match program.condition {
         Some(_) => format!(", {satisfying} satisfying the condition"),
@@ -177,16 +226,44 @@ pub fn render(
     };
     let _ = writeln!(
         out,
-        "\n  {} outcome{}{satisfying}; {} {states}, {} {transitions}",
-        table.rows.len(),
-        if table.rows.len() == 1 { "" } else { "s" },
-        table.stats.states,
-        table.stats.transitions,
+        "\n  {}{satisfying}; {}, {}",
+        plural(table.rows.len() as u64, "outcome"),
+        plural(table.stats.states, states),
+        // "consistent" is an adjective: no plural.
+        match mode {
+            Mode::Axiomatic => format!("{} {transitions}", table.stats.transitions),
+            _ => plural(table.stats.transitions, transitions),
+        },
     );
+    if table.rows.is_empty() && table.failures.is_empty() {
+        let _ = writeln!(out, "  {}", no_outcome_why(table, mode));
+    }
     for bound in &table.bounds {
         let _ = writeln!(out, "  PARTIAL: {}", describe_bound(bound));
     }
+    if let Some(bound) = extras.non_sc_unknown {
+        let _ = writeln!(
+            out,
+            "  no non-SC notes: the SC exploration that decides them was cut short ({})",
+            bound_flag(bound)
+        );
+    }
     out
+}
+
+/// Why a table without outcome or failure has none.
+fn no_outcome_why(table: &OutcomeTable, mode: Mode) -> &'static str {
+    if !table.complete() {
+        return "no execution ended within the bounds below";
+    }
+    match mode {
+        Mode::Sampled { .. } => "no run ended: every one was discarded by an `assume` or `filter`",
+        _ => {
+            "no execution ends: each one loops forever (a thread waits for a value no store \
+             provides, or a join waits for a thread that never ends) or is discarded by an \
+             `assume` or `filter`"
+        }
+    }
 }
 
 /// One line saying why an execution failed.
@@ -220,22 +297,59 @@ pub fn describe_failure(program: &Program, kind: &FailureKind) -> String {
     }
 }
 
+/// The flag (or key) behind a bound: `--max-states`, `Ctrl-C`, ...
+pub fn bound_flag(bound: &BoundHit) -> &'static str {
+    match bound {
+        BoundHit::MaxStates(_) => "--max-states",
+        BoundHit::MaxCandidates(_) => "--max-candidates",
+        BoundHit::MaxSteps { .. } => "--max-steps",
+        BoundHit::Unroll(_) => "--unroll",
+        BoundHit::Interrupted => "Ctrl-C",
+        BoundHit::Timeout { .. } => "--timeout",
+        BoundHit::MaxMemory { .. } => "--max-memory",
+    }
+}
+
+/// A bound's name for programs (JSON's `kind`).
+pub fn bound_kind(bound: &BoundHit) -> &'static str {
+    match bound {
+        BoundHit::MaxStates(_) => "max-states",
+        BoundHit::MaxCandidates(_) => "max-candidates",
+        BoundHit::MaxSteps { .. } => "max-steps",
+        BoundHit::Unroll(_) => "unroll",
+        BoundHit::Interrupted => "interrupted",
+        BoundHit::Timeout { .. } => "timeout",
+        BoundHit::MaxMemory { .. } => "max-memory",
+    }
+}
+
 /// One line saying which bound cut the result short.
 pub fn describe_bound(bound: &BoundHit) -> String {
     match bound {
         BoundHit::MaxStates(n) => {
-            format!("stopped after {n} states (--max-states); outcomes beyond it are missing")
+            format!(
+                "stopped after {} (--max-states); outcomes beyond it are missing",
+                plural(*n, "state")
+            )
         }
         BoundHit::MaxCandidates(n) => {
-            format!("stopped after {n} candidate executions (--max-candidates); outcomes beyond it are missing")
+            format!(
+                "stopped after {} (--max-candidates); outcomes beyond it are missing",
+                plural(*n, "candidate execution")
+            )
         }
         BoundHit::MaxSteps { bound, runs } => {
             format!(
-                "{runs} sampled runs stopped after {bound} steps (--max-steps) without an outcome"
+                "{} stopped after {} (--max-steps) without an outcome",
+                plural(*runs, "sampled run"),
+                plural(*bound, "step")
             )
         }
         BoundHit::Unroll(k) => {
-            format!("loops unrolled {k} times (--unroll); executions needing more iterations are missing")
+            format!(
+                "loops unrolled {} (--unroll); executions needing more iterations are missing",
+                plural(u64::from(*k), "time")
+            )
         }
         BoundHit::Interrupted => {
             "interrupted (Ctrl-C); outcomes beyond this point are missing".to_string()
@@ -248,7 +362,8 @@ pub fn describe_bound(bound: &BoundHit) -> String {
         }
         BoundHit::MaxMemory { bytes } => {
             format!(
-                "stopped at {bytes} bytes of memory (--max-memory); outcomes beyond it are missing"
+                "stopped when relaxlab's memory passed {} (--max-memory); outcomes beyond it are missing",
+                super::size(*bytes)
             )
         }
     }

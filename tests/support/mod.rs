@@ -58,3 +58,53 @@ pub fn relative(path: &Path) -> String {
         .to_string_lossy()
         .replace('\\', "/")
 }
+
+/// What the real binary did: its exit code (`None` when a signal ended
+/// it), stdout and stderr.
+#[derive(Debug)]
+pub struct Ran {
+    pub code: Option<i32>,
+    pub out: String,
+    pub err: String,
+}
+
+/// Runs the relaxlab binary as a person would, from `dir` (the repository
+/// root when `None`), with `stdin` as its standard input.
+pub fn binary_in(dir: Option<&Path>, args: &[&str], stdin: &[u8]) -> Ran {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_relaxlab"))
+        .args(args)
+        .current_dir(dir.map(Path::to_path_buf).unwrap_or_else(root))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the relaxlab binary starts");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().expect("relaxlab ends");
+    let _ = writer.join();
+    Ran {
+        code: output.status.code(),
+        out: String::from_utf8_lossy(&output.stdout).into_owned(),
+        err: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// [`binary_in`] from the repository root with empty standard input.
+pub fn binary(args: &[&str]) -> Ran {
+    binary_in(None, args, b"")
+}
+
+/// A fresh empty directory under the target directory, named after
+/// `name`, for files a test writes.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

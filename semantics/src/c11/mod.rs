@@ -94,6 +94,7 @@
 //! `Old` strategy expects); a CAS lists its failures first, oldest first,
 //! then its success (if any).
 
+pub(crate) mod describe;
 mod model;
 mod prune;
 pub(crate) mod races;

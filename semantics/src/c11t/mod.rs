@@ -104,6 +104,7 @@
 //!    reach `c11t` (the front end rejects them); one that does is a
 //!    `debug_assert!` and a no-op.
 
+mod describe;
 mod graph;
 mod model;
 mod races;

@@ -18,11 +18,12 @@ mod trace;
 pub use dispatch::{buffers_stores, replay_hardware, run_hardware, Run};
 pub use exhaustive::{explore, explore_with_progress, program_for, ExploreOptions};
 pub use flat::Segs;
-pub use sample::{replay, sample, SampleOptions};
+pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOptions};
 pub use schedule::Strategy;
 pub use trace::{describe_step, describe_trace};
 
-// Hooks for RELAXER's Phase II scheduler (`crate::relaxer::confirm`),
-// which drives single runs move by move.
-pub(crate) use interp::{Ended, Group, Interp};
-pub(crate) use runner::{MoveInfo, Runner, Status};
+// Hooks for RELAXER's Phase II scheduler (`crate::relaxer::confirm`) and
+// the playground's stepper (`crate::stepper`), which drive single runs
+// move by move.
+pub(crate) use interp::{Ended, Group, Interp, FINISHED, NOT_STARTED};
+pub(crate) use runner::{MoveInfo, Preview, Runner, Status};

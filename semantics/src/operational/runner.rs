@@ -156,6 +156,43 @@ impl<'p, M: MemoryModel> Runner<'p, M> {
             });
     }
 
+    /// The thread components (`[status, registers...]`, see the
+    /// interpreter's module docs), indexed by thread.
+    pub(crate) fn components(&self) -> &[Box<[Value]>] {
+        &self.comps
+    }
+
+    /// The memory state.
+    pub(crate) fn memory(&self) -> &M::State {
+        &self.mem
+    }
+
+    /// Every move from the current state, in successor order, as its
+    /// trace steps (the move's step, then the local steps it runs) and how
+    /// it ends the execution, if it does. For the playground's stepper,
+    /// which labels each enabled transition like a witness line.
+    pub(crate) fn previews(&mut self, out: &mut Vec<Preview>) {
+        out.clear();
+        let comps = &self.comps;
+        let comp = |t: usize| &comps[t][..];
+        self.sc.record = true;
+        self.interp
+            .successors(&comp, &self.mem, self.racy, &mut self.sc, &mut |m| {
+                let mut steps = Vec::new();
+                move_steps(&m, &mut steps);
+                out.push(Preview {
+                    thread: m.thread,
+                    instr: m.instr,
+                    internal: m.group == Group::Internal,
+                    steps,
+                    ended: match &m.next {
+                        Next::Ended(e) => Some(e.clone()),
+                        Next::State { .. } => None,
+                    },
+                });
+            });
+    }
+
     /// Takes move `choice`, appending its steps to `trace`. Returns `None`
     /// when there is no such move.
     pub(crate) fn take(&mut self, choice: usize, trace: &mut Option<&mut Trace>) -> Option<Status> {
@@ -203,6 +240,36 @@ impl<'p, M: MemoryModel> Runner<'p, M> {
             }
         }
         Some(status)
+    }
+}
+
+/// One move as the stepper shows it ([`Runner::previews`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Preview {
+    /// The thread that moves (for a commit, the thread whose buffer it is).
+    pub thread: ThreadId,
+    /// The instruction it executes; `None` for internal steps.
+    pub instr: Option<InstrId>,
+    /// An internal step of the model (a commit, a settle step).
+    pub internal: bool,
+    /// Its trace steps: the move's own step, then its eager local steps.
+    pub steps: Vec<TraceStep>,
+    /// How it ends the execution, if it does.
+    pub ended: Option<Ended>,
+}
+
+impl<M: MemoryModel> Clone for Runner<'_, M> {
+    /// The same execution, to go on along another move (the scratch
+    /// buffers are not part of the state, so the copy gets fresh ones).
+    fn clone(&self) -> Self {
+        Runner {
+            interp: self.interp.clone(),
+            comps: self.comps.clone(),
+            mem: self.mem.clone(),
+            racy: self.racy,
+            sc: Scratch::new(self.sc.record),
+            races: self.races.clone(),
+        }
     }
 }
 

@@ -93,8 +93,26 @@ struct RunResult {
     races: Vec<Race>,
 }
 
+/// The first run (lowest index) that reached each row and each failure of
+/// a sampled table, aligned with its `rows` and `failures`: the run whose
+/// trace is the witness, and the index `replay` takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FirstRuns {
+    pub rows: Vec<u64>,
+    pub failures: Vec<u64>,
+}
+
 /// Runs `program` `opts.runs` times under `model` and counts the outcomes.
 pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions) -> OutcomeTable {
+    sample_with_first_runs(program, model, opts).0
+}
+
+/// [`sample`], with the index of the run behind each witness.
+pub fn sample_with_first_runs<M: MemoryModel>(
+    program: &Program,
+    model: &M,
+    opts: &SampleOptions,
+) -> (OutcomeTable, FirstRuns) {
     let program = program_for(program, model, opts.mapping);
     let shared = Interp::new(&program, model);
     let interp = || shared.clone();
@@ -136,7 +154,11 @@ pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions
         run_one(interp(), opts, i, Some(&mut trace));
         trace
     };
-    OutcomeTable {
+    let first_runs = FirstRuns {
+        rows: rows.values().map(|r| r.3).collect(),
+        failures: failures.values().map(|f| f.1).collect(),
+    };
+    let table = OutcomeTable {
         model: model.name().to_string(),
         rows: rows
             .into_iter()
@@ -171,7 +193,8 @@ pub fn sample<M: MemoryModel>(program: &Program, model: &M, opts: &SampleOptions
             .into_iter()
             .chain(stopped)
             .collect(),
-    }
+    };
+    (table, first_runs)
 }
 
 /// The trace of run `index` of the session `opts` describes, and its

@@ -386,6 +386,29 @@ pub fn confirm<M: MemoryModel>(
     )
 }
 
+/// Phase II's counts over some trials of one cycle, and the lowest-numbered
+/// trial that created it.
+#[derive(Debug, Default)]
+struct Tally {
+    created: u64,
+    buggy: u64,
+    first: Option<(u64, Trace)>,
+}
+
+impl Tally {
+    fn merge(a: Tally, b: Tally) -> Tally {
+        let first = match (a.first, b.first) {
+            (Some(x), Some(y)) => Some(if x.0 <= y.0 { x } else { y }),
+            (x, y) => x.or(y),
+        };
+        Tally {
+            created: a.created + b.created,
+            buggy: a.buggy + b.buggy,
+            first,
+        }
+    }
+}
+
 /// Phase II: `opts.trials` biased runs per cycle under `model`.
 pub fn confirm_with<M: MemoryModel>(
     program: &Program,
@@ -415,7 +438,10 @@ pub fn confirm_with<M: MemoryModel>(
                 (0..cycle.elements.len()).step_by(2).map(label).collect();
             let ce: BTreeSet<(ThreadId, u32)> =
                 (1..cycle.elements.len()).step_by(2).map(label).collect();
-            let results: Vec<(bool, bool, Trace)> = (0..opts.trials)
+            // Counts and the lowest-numbered creating trial, folded so that
+            // memory does not grow with the number of trials and the
+            // witness does not depend on how trials are split over threads.
+            let tally = (0..opts.trials)
                 .into_par_iter()
                 .map(|i| {
                     let mut coins = Coins::new(opts.seed, c as u64, i);
@@ -431,14 +457,18 @@ pub fn confirm_with<M: MemoryModel>(
                     };
                     let t = trial(&compiled, model, &mut sched, &mut coins);
                     let created = creates(&lift(&compiled, &t.trace, buffered), cycle);
-                    (created, t.assert_failed, t.trace)
+                    Tally {
+                        created: u64::from(created),
+                        buggy: u64::from(created && t.assert_failed),
+                        first: created.then_some((i, t.trace)),
+                    }
                 })
-                .collect();
+                .reduce(Tally::default, Tally::merge);
             CycleReport {
                 cycle: cycle.clone(),
-                created: results.iter().filter(|r| r.0).count() as u64,
-                buggy: results.iter().filter(|r| r.0 && r.1).count() as u64,
-                witness: results.into_iter().find(|r| r.0).map(|r| r.2),
+                created: tally.created,
+                buggy: tally.buggy,
+                witness: tally.first.map(|(_, trace)| trace),
             }
         })
         .collect();

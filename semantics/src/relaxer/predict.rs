@@ -224,13 +224,20 @@ pub fn predict(program: &Program, opts: &PredictOptions) -> Vec<PredictedCycle> 
         ..SampleOptions::default()
     };
     let compiled = program_for(program, &Sc, opts.mapping);
-    let sets: Vec<BTreeSet<PredictedCycle>> = (0..opts.runs)
+    // A union, so the result does not depend on how runs are split over
+    // threads; memory does not grow with the number of runs.
+    let all: BTreeSet<PredictedCycle> = (0..opts.runs)
         .into_par_iter()
         .map(|i| match replay(program, &Sc, &sample, i) {
             Some((trace, _)) => predict_from_trace(&compiled, &trace, opts.length),
             None => BTreeSet::new(),
         })
-        .collect();
-    let all: BTreeSet<PredictedCycle> = sets.into_iter().flatten().collect();
+        .reduce(BTreeSet::new, |mut a, mut b| {
+            if a.len() < b.len() {
+                std::mem::swap(&mut a, &mut b);
+            }
+            a.append(&mut b);
+            a
+        });
     all.into_iter().collect()
 }

@@ -7,7 +7,7 @@
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program};
-use relaxlab_semantics::outcome::OutcomeTable;
+use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 use relaxlab_semantics::repair::{Family, Goal, Judge, Repair, RepairOptions, Solution, Status};
 
 use super::render;
@@ -16,7 +16,7 @@ use crate::cli::{EngineArgs, GoalArg, RepairArgs, RepairFormat};
 use crate::commands::common;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::{files, load, Io};
+use crate::{files, interrupt, load, Io};
 
 /// Without `--max-states`, each run after the first is bounded to this
 /// many times the states of the program as written (at least
@@ -204,14 +204,20 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
         max_states: args.max_states,
         unroll: args.unroll,
         max_candidates: None,
+        timeout: None,
+        max_memory: args.max_memory,
     };
-    let settings = Settings {
+    // `--timeout` bounds the whole search, not each run.
+    let mut settings = Settings {
         mark_non_sc: false,
         ..common::settings(&engine_args, &config)
     };
+    settings.budget.deadline = args
+        .timeout
+        .map(relaxlab_semantics::budget::Deadline::after);
     // With a state bound given, every run has it; else runs after the
     // first are bounded relative to the program (`RepairOptions`).
-    let fixed = args.max_states.or(config.max_states).is_some();
+    let fixed = args.max_states.or(config.max_states()).is_some();
     let pool = common::pool(&engine_args, &config)?;
     let key = model_key(&args.model)?;
     let family = Family::of(key).ok_or_else(|| NothingToInsert(key.to_string()))?;
@@ -232,18 +238,34 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
     }
     let opts = RepairOptions {
         goal,
-        max_sites: args.max_candidates,
-        max_solutions: args.max_solutions,
+        max_sites: usize::try_from(args.max_candidates).unwrap_or(usize::MAX),
+        max_solutions: usize::try_from(args.max_solutions).unwrap_or(usize::MAX),
         state_factor: (!fixed).then_some(STATE_FACTOR),
         max_undecided: 16,
         budget: settings.budget.clone(),
     };
+    let (opts_max_sites, opts_max_solutions) = (opts.max_sites, opts.max_solutions);
     let started = std::time::Instant::now();
+    // The operational explorers poll the budget, so Ctrl-C stops the
+    // search with what it proved; the axiomatic engine does not, and
+    // Ctrl-C then ends relaxlab at once (`interrupt`).
+    let ctrl_c = matches!(key, ModelKey::Op(_)).then(interrupt::interruptible);
     let result = pool
         .install(|| engine::repair(&program, key, family, &settings, &opts))
         .map_err(|e| AxRefused(e.to_string()))?;
+    drop(ctrl_c);
+    let interrupted = matches!(&result.status, Status::Stopped(b) if b.contains(&BoundHit::Interrupted))
+        || result
+            .undecided
+            .iter()
+            .any(|(_, b)| b.contains(&BoundHit::Interrupted));
     let mut printed = Vec::new();
     for (i, s) in result.solutions.iter().enumerate() {
+        if interrupted {
+            // Printing re-verifies each text by a run, which a Ctrl-C
+            // would cut: the repairs found are reported unprinted.
+            break;
+        }
         printed.push(pool.install(|| {
             print_and_verify(
                 &shown, &source, &test, &program, key, &settings, &result, i, s,
@@ -261,8 +283,8 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
         repair: &result,
         printed: &printed,
         output: args.output.as_deref(),
-        max_candidates: args.max_candidates,
-        max_solutions: args.max_solutions,
+        max_candidates: opts_max_sites,
+        max_solutions: opts_max_solutions,
     };
     match args.format {
         RepairFormat::Table => write!(io.out, "{}", render::table(&out)).into_diagnostic()?,
@@ -277,6 +299,13 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
             "  ({} exhaustive runs in {:.2?})",
             result.runs, elapsed
         );
+    }
+    if interrupted {
+        let _ = writeln!(
+            io.err,
+            "relaxlab: interrupted (Ctrl-C); the search stopped before it could conclude"
+        );
+        return Ok(Exit::Interrupted);
     }
     Ok(exit_code(&result))
 }

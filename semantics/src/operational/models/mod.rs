@@ -1,6 +1,7 @@
 //! The hardware memory models of MODELS.md section 2, one file each.
 
 mod common;
+mod describe;
 pub mod pslo;
 pub mod pso;
 pub mod sc;

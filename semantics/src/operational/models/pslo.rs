@@ -166,7 +166,7 @@ fn first_history(s: &Segs) -> usize {
 }
 
 /// The segment of `S[p][a]`.
-fn hist(s: &Segs, p: ThreadId, a: LocId) -> usize {
+pub(super) fn hist(s: &Segs, p: ThreadId, a: LocId) -> usize {
     first_history(s) + p.index() * s.seg(0).len() + a.index()
 }
 

@@ -1,0 +1,196 @@
+//! Flags that would have no effect in a combination: never dropped
+//! silently.
+//!
+//! A flag that cannot mean anything with the other flags given (`--strategy`
+//! without `--sample`, `--witness` with `--format herd`, a model named
+//! twice) is an error, exit code 2, before anything runs. A flag that
+//! applies to some kinds of model only, when no model of that kind runs
+//! (`--unroll` with operational models only: the models may come from
+//! `relaxlab.toml`), is a warning on standard error. Values from
+//! `relaxlab.toml` are project defaults and are never warned about.
+
+use relaxlab_semantics::ir::ModelKey;
+
+use crate::cli::{EngineArgs, Format, RunArgs};
+use crate::Io;
+
+/// A flag that has no effect with the others given.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`{flag}` has no effect {why}")]
+#[diagnostic(code(relaxlab::flags::no_effect), help("{help}"))]
+pub struct NoEffect {
+    flag: &'static str,
+    why: &'static str,
+    help: &'static str,
+}
+
+/// A flag that applies to no model of this run.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`{flag}` has no effect here: {why}")]
+#[diagnostic(code(relaxlab::flags::unused), severity(Warning))]
+pub struct Unused {
+    flag: &'static str,
+    why: String,
+}
+
+fn no_effect(flag: &'static str, why: &'static str, help: &'static str) -> NoEffect {
+    NoEffect { flag, why, help }
+}
+
+/// Prints a warning about `flag`.
+pub fn warn(io: &mut Io<'_>, flag: &'static str, why: impl Into<String>) {
+    io.report(&miette::Report::new(Unused {
+        flag,
+        why: why.into(),
+    }));
+}
+
+/// `run`'s flags, with the output format and models resolved (flags, then
+/// `relaxlab.toml`): errors first, then warnings on `io`.
+pub fn check_run(
+    args: &RunArgs,
+    format: Format,
+    models: &[ModelKey],
+    io: &mut Io<'_>,
+) -> Result<(), NoEffect> {
+    let random = args.sample.is_some() || args.replay.is_some();
+    if args.strategy.is_some() && !random {
+        return Err(no_effect(
+            "--strategy",
+            "without `--sample` or `--replay`",
+            "exhaustive exploration follows every schedule: add `--sample N`",
+        ));
+    }
+    if args.max_steps.is_some() && !random {
+        return Err(no_effect(
+            "--max-steps",
+            "without `--sample` or `--replay`",
+            "exhaustive exploration bounds states instead: `--max-states N`",
+        ));
+    }
+    if args.herd_time && format != Format::Herd {
+        return Err(no_effect(
+            "--herd-time",
+            "without `--format herd`",
+            "add `--format herd`",
+        ));
+    }
+    if args.witness && format == Format::Herd {
+        return Err(no_effect(
+            "--witness",
+            "with `--format herd`",
+            "herd7's format has no traces: use `--format table` or `--format json`",
+        ));
+    }
+    if args.sample.is_some() && models.iter().any(|k| matches!(k, ModelKey::Ax(_))) {
+        return Err(no_effect(
+            "--sample",
+            "on the axiomatic models",
+            "the axiomatic engine does not sample: run the axiomatic models without `--sample`",
+        ));
+    }
+    let op = models.iter().any(|k| matches!(k, ModelKey::Op(_)));
+    let ax = models.iter().any(|k| matches!(k, ModelKey::Ax(_)));
+    let hardware = models.iter().any(|k| match k {
+        ModelKey::Op(m) => !m.is_c11(),
+        ModelKey::Ax(m) => !m.is_c11(),
+    });
+    warn_engine(&args.engine, op, ax, hardware, io);
+    Ok(())
+}
+
+/// Warnings for the engine flags given on the command line when the
+/// models that run are operational (`op`), axiomatic (`ax`), hardware
+/// models (`hardware`, the ones `--mapping` concerns) or not.
+pub fn warn_engine(args: &EngineArgs, op: bool, ax: bool, hardware: bool, io: &mut Io<'_>) {
+    if !ax {
+        if args.unroll.is_some() {
+            warn(
+                io,
+                "--unroll",
+                "it bounds the axiomatic models, and none runs",
+            );
+        }
+        if args.max_candidates.is_some() {
+            warn(
+                io,
+                "--max-candidates",
+                "it bounds the axiomatic models, and none runs",
+            );
+        }
+    }
+    if !op {
+        if args.max_states.is_some() {
+            warn(
+                io,
+                "--max-states",
+                "it bounds the operational models, and none runs",
+            );
+        }
+        if args.jobs.is_some() {
+            warn(
+                io,
+                "--jobs",
+                "the axiomatic engine runs on one thread, and no operational model runs",
+            );
+        }
+        // The axiomatic engine does not poll these bounds yet.
+        if args.timeout.is_some() {
+            warn(
+                io,
+                "--timeout",
+                "the axiomatic engine does not stop at a deadline yet, and no operational model runs",
+            );
+        }
+        if args.max_memory.is_some() {
+            warn(
+                io,
+                "--max-memory",
+                "the axiomatic engine does not watch its memory yet, and no operational model runs",
+            );
+        }
+    }
+    if args.mapping.is_some() && !hardware {
+        warn(
+            io,
+            "--mapping",
+            "it compiles C11 orders for the hardware models, and only C11 models run",
+        );
+    }
+    if args.max_memory.is_some() && crate::limits::resident_bytes().is_none() {
+        warn(
+            io,
+            "--max-memory",
+            "this system does not report the process's resident memory",
+        );
+    }
+}
+
+/// Engine flags of commands that never run the axiomatic engine (`races`,
+/// `confirm`).
+pub fn operational_only(args: &EngineArgs, command: &'static str) -> Result<(), NoEffect> {
+    let why = match command {
+        "races" => "on `races`, which explores operational models only",
+        _ => "on `confirm`, which runs operational models only",
+    };
+    let help = "drop it: it bounds the axiomatic engine";
+    if args.unroll.is_some() {
+        return Err(no_effect("--unroll", why, help));
+    }
+    if args.max_candidates.is_some() {
+        return Err(no_effect("--max-candidates", why, help));
+    }
+    Ok(())
+}
+
+/// `--mapping` on `races`: every model of `races` (c11r, c11t, SC with C11
+/// happens-before) takes C11 orders as written.
+pub fn races_mapping(args: &EngineArgs, io: &mut Io<'_>) {
+    if args.mapping.is_some() {
+        warn(
+            io,
+            "--mapping",
+            "the models of `races` take C11 orders as written",
+        );
+    }
+}

@@ -1,0 +1,195 @@
+//! Execution graphs as Graphviz DOT (`run --dot`, `compare --dot`, the
+//! playground), each named after its test,
+//! model and outcome (`digraph "SB under tso: P0:r0=0 P1:r0=0"`, with the
+//! same text as the drawing's title), so that a file of many graphs can be
+//! told apart; and where they go.
+//!
+//! The file is created before anything runs, so a path that cannot be
+//! written is reported first, by name. With `-`, table and herd formats
+//! print the graphs after the tables; JSON puts them inside each run's
+//! object, so that standard output stays one JSON document.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use relaxlab_semantics::axiomatic::{self, ExecutionEnd};
+use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program, Value};
+use relaxlab_semantics::outcome::OutcomeRow;
+
+use crate::engine::{self, Settings};
+
+/// Renames the (first) digraph of `dot` to `title` and shows the title
+/// above the drawing. Comment lines before the graph are kept.
+pub fn titled(dot: &str, title: &str) -> String {
+    let quoted = escape(title);
+    let mut out = String::with_capacity(dot.len() + 2 * title.len() + 40);
+    let mut renamed = false;
+    for line in dot.lines() {
+        if !renamed && line.starts_with("digraph ") && line.ends_with('{') {
+            out.push_str(&format!(
+                "digraph \"{quoted}\" {{\n  label=\"{quoted}\"; labelloc=t;\n"
+            ));
+            renamed = true;
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// `title` as a DOT string's contents.
+fn escape(title: &str) -> String {
+    title.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A DOT file that cannot be written.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("cannot write the DOT file {}", path.display())]
+#[diagnostic(
+    code(relaxlab::dot),
+    help("check that the directory exists and is writable, or pass `--dot -` for standard output")
+)]
+pub struct DotError {
+    path: PathBuf,
+    #[source]
+    source: std::io::Error,
+}
+
+/// Where `--dot` graphs go.
+#[derive(Debug)]
+pub enum Sink {
+    /// `--dot -`: standard output.
+    Stdout,
+    /// `--dot FILE`, created (and truncated) when the command starts.
+    File(PathBuf, std::fs::File),
+}
+
+impl Sink {
+    /// Opens `--dot PATH`.
+    pub fn open(path: &Path) -> Result<Sink, DotError> {
+        if path.as_os_str() == "-" {
+            return Ok(Sink::Stdout);
+        }
+        std::fs::File::create(path)
+            .map(|file| Sink::File(path.to_path_buf(), file))
+            .map_err(|source| DotError {
+                path: path.to_path_buf(),
+                source,
+            })
+    }
+
+    /// Writes `graphs` to the file (a no-op for standard output, which the
+    /// command prints itself).
+    pub fn write_file(&mut self, graphs: &[String]) -> Result<(), DotError> {
+        match self {
+            Sink::Stdout => Ok(()),
+            Sink::File(path, file) => file
+                .write_all(graphs.join("\n").as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|source| DotError {
+                    path: path.clone(),
+                    source,
+                }),
+        }
+    }
+}
+
+/// One consistent execution per outcome of the axiomatic `model`, as DOT
+/// digraphs keyed by the outcome, each named by [`graph_title`].
+pub fn consistent_per_outcome(
+    program: &Program,
+    model: AxModel,
+    settings: &Settings,
+) -> BTreeMap<Vec<Value>, String> {
+    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
+    let name = ModelKey::Ax(model).to_string();
+    let mut seen = BTreeMap::new();
+    let _ = axiomatic::visit_consistent(
+        program,
+        model,
+        &engine::ax_options(settings),
+        &mut |ex, end, _| {
+            if let ExecutionEnd::Outcome(values) = end {
+                seen.entry(values.clone()).or_insert_with(|| {
+                    let title = graph_title(&prepared, &name, values);
+                    titled(&axiomatic::to_dot(&prepared, ex), &title)
+                });
+            }
+        },
+    );
+    seen
+}
+
+/// The witness of `row` of the operational `model`, lifted to an
+/// execution (TSAN11 Sec. 6.1), as a DOT digraph; `ran` is the program the
+/// model ran. `None` when the row has no witness. A witness the twin
+/// axiomatic model rejects (a racy `c11r` outcome, which C11 leaves
+/// undefined; anything else would be a bug, as every operational model
+/// lies within its twin) is drawn all the same, after a comment naming
+/// the axiom; one that cannot be lifted (too many events) is a comment
+/// saying why.
+pub fn lifted(ran: &Program, model: OpModel, row: &OutcomeRow) -> Option<String> {
+    let witness = row.witness.as_ref()?;
+    let outcome = outcome_text(ran, &row.values);
+    let title = graph_title(ran, model.name(), &row.values);
+    Some(match axiomatic::lift(ran, model, witness) {
+        // Not expected (every c11t trace names each location's last store,
+        // and the lift keeps it): said, never drawn as this outcome's
+        // graph.
+        Ok(l) if l.outcome.as_ref() != Some(&row.values) => format!(
+            "// {} witness of [{outcome}]: not drawn: the lifted execution ends with other final values\n",
+            model.name()
+        ),
+        Ok(l) => match &l.verdict {
+            Ok(()) => titled(&axiomatic::to_dot(ran, &l.execution), &title),
+            Err(r) => format!(
+                "// {} witness of [{outcome}]: ax.{} rejects it: {r}\n{}",
+                model.name(),
+                axiomatic::twin(model).name(),
+                titled(&axiomatic::to_dot(ran, &l.execution), &title)
+            ),
+        },
+        Err(e) => format!(
+            "// {} witness of [{outcome}]: not drawn: {e}\n",
+            model.name()
+        ),
+    })
+}
+
+/// The title of the graph of `outcome` under `model`: `SB under tso:
+/// P0:r0=0 P1:r0=0`.
+pub fn graph_title(program: &Program, model: &str, outcome: &[Value]) -> String {
+    let values = outcome_text(program, outcome);
+    if values.is_empty() {
+        format!("{} under {model}: (nothing observed)", program.name)
+    } else {
+        format!("{} under {model}: {values}", program.name)
+    }
+}
+
+/// `a=0 b=1`: an outcome with the observables' names.
+pub fn outcome_text(program: &Program, values: &[Value]) -> String {
+    program
+        .observed
+        .iter()
+        .zip(values)
+        .map(|(o, v)| format!("{}={v}", program.observable_name(*o)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_graph_is_renamed_and_titled_keeping_its_comments() {
+        let dot = "// a comment\ndigraph \"SB\" {\n  e0 [label=\"x\"];\n}\n";
+        assert_eq!(
+            titled(dot, "SB under \"tso\""),
+            "// a comment\ndigraph \"SB under \\\"tso\\\"\" {\n  label=\"SB under \\\"tso\\\"\"; labelloc=t;\n  e0 [label=\"x\"];\n}\n"
+        );
+    }
+}

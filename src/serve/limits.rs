@@ -1,0 +1,62 @@
+//! The bounds every request of the playground runs within.
+
+use std::time::Duration;
+
+use crate::cli::ServeArgs;
+
+/// The server's limits (`relaxlab serve --help` names the flags).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Time limit of one request's work.
+    pub request_timeout: Duration,
+    /// State bound of one operational exploration; a request may lower it.
+    pub max_states: u64,
+    /// Candidate bound of one axiomatic run; a request may lower it.
+    pub max_candidates: u64,
+    /// Sampled runs of one request.
+    pub max_samples: u64,
+    /// Steps of one sampled run.
+    pub max_sample_steps: u64,
+    /// Requests that explore at the same time.
+    pub max_running: usize,
+    /// The largest request body, in bytes.
+    pub max_request_bytes: usize,
+    /// Stepper sessions kept; the least recently used goes first.
+    pub max_sessions: usize,
+    /// Moves of one stepper walk.
+    pub max_walk: usize,
+    /// Worker threads of exhaustive exploration (0: all cores).
+    pub jobs: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            request_timeout: Duration::from_secs(10),
+            max_states: 1_000_000,
+            max_candidates: 1_000_000,
+            max_samples: 100_000,
+            max_sample_steps: 10_000,
+            max_running: 2,
+            max_request_bytes: 256 * 1024,
+            max_sessions: 256,
+            max_walk: 100_000,
+            jobs: 0,
+        }
+    }
+}
+
+impl Limits {
+    /// The limits the flags of `relaxlab serve` ask for.
+    pub fn from_args(args: &ServeArgs) -> Limits {
+        Limits {
+            request_timeout: Duration::from_secs(args.request_timeout.max(1)),
+            max_states: args.max_states,
+            max_candidates: args.max_candidates,
+            max_running: args.max_running.max(1),
+            max_request_bytes: args.max_request_bytes,
+            jobs: args.jobs.unwrap_or(0),
+            ..Limits::default()
+        }
+    }
+}

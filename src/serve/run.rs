@@ -1,0 +1,251 @@
+//! `POST /api/run`: `relaxlab run --format json` over HTTP.
+//!
+//! The request names the source and the models (`tso`, `ax.tso`) and may
+//! set the options `run` has (witnesses, mapping, bounds within the
+//! server's, sampling). The answer's `runs` is the document `run --format
+//! json` prints for the same file and flags, made by the same functions;
+//! beside it come the diagnostics the CLI prints on stderr (with spans in
+//! the source sent), the DOT graph of each row when asked (`--dot`), and
+//! the exit code the CLI would give.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::Json;
+use clap::ValueEnum;
+use relaxlab_semantics::budget::Budget;
+use relaxlab_semantics::ir::ModelKey;
+use serde::{Deserialize, Serialize};
+
+use super::app::{ApiError, App};
+use super::diagnostics::{self, DiagnosticJson};
+use super::limits::Limits;
+use crate::cli::{MappingArg, StrategyArg};
+use crate::commands::common;
+use crate::commands::run::{mode, strategy};
+use crate::engine::{self, Sampling, Settings};
+use crate::files::SourceFile;
+use crate::render::{dot, json};
+use crate::{load, Exit};
+
+/// The file name a run reports when the request names none.
+pub(crate) const DEFAULT_FILE: &str = "playground.litmus";
+
+/// The body of `POST /api/run`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RunRequest {
+    /// The litmus test (relaxlab's language, or herd7's C or X86).
+    pub source: String,
+    /// The file name to report (`file` in the JSON), e.g. the library
+    /// path the test came from.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Models as `run` spells them: `sc`, `tso`, ..., `ax.sc`, `ax.rc11`;
+    /// none: `sc`.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// `--witness`.
+    #[serde(default)]
+    pub witness: bool,
+    /// `--dot`: the execution graph of each row, in `dot`.
+    #[serde(default)]
+    pub dot: bool,
+    /// `--mapping`.
+    #[serde(default)]
+    pub mapping: Option<MappingArg>,
+    /// `--max-states`, at most the server's.
+    #[serde(default)]
+    pub max_states: Option<u64>,
+    /// `--max-candidates`, at most the server's.
+    #[serde(default)]
+    pub max_candidates: Option<u64>,
+    /// `--unroll`.
+    #[serde(default)]
+    pub unroll: Option<u32>,
+    /// `--sample`, at most the server's bound on runs.
+    #[serde(default)]
+    pub sample: Option<u64>,
+    /// `--seed`.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// `--strategy`: uniform, delay, old, c11tester.
+    #[serde(default)]
+    pub strategy: Option<String>,
+    /// `--max-steps`, at most the server's.
+    #[serde(default)]
+    pub max_steps: Option<u64>,
+}
+
+/// The answer of `POST /api/run`.
+#[derive(Debug, Serialize)]
+pub(crate) struct RunAnswer {
+    /// Exactly what `relaxlab run --format json` prints.
+    pub runs: Vec<json::Run>,
+    /// What `run` prints on stderr, in order.
+    pub diagnostics: Vec<DiagnosticJson>,
+    /// With `dot`: per run, per row, the execution graph (DOT, which may
+    /// start with `//` comments saying why it is not consistent) or
+    /// `null` (no witness).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dot: Option<Vec<Vec<Option<String>>>>,
+    /// `run`'s exit code: 0, 2 (input error) or 3 (a bound cut a result
+    /// short).
+    pub exit: u8,
+}
+
+/// The engine settings of a request, its flags clamped to the server's
+/// limits.
+pub(crate) fn settings(limits: &Limits, mapping: Option<MappingArg>, budget: &Budget) -> Settings {
+    let engine = crate::cli::EngineArgs {
+        mapping,
+        ..Default::default()
+    };
+    let mut s = common::settings(&engine, &crate::config::Config::default());
+    s.max_states = limits.max_states;
+    s.max_candidates = limits.max_candidates;
+    s.budget = budget.clone();
+    s
+}
+
+/// The models a request names, parsed as `run` parses `--model` and
+/// `--axiomatic`.
+pub(crate) fn parse_models(names: &[String]) -> Result<Vec<ModelKey>, miette::Report> {
+    let mut keys = Vec::new();
+    for n in names {
+        let parsed = if n.starts_with("ax.") {
+            common::ax_models(std::slice::from_ref(n))?
+        } else {
+            common::op_models(std::slice::from_ref(n))?
+        };
+        keys.extend(parsed);
+    }
+    if keys.is_empty() {
+        keys = common::op_models(&["sc".to_string()])?;
+    }
+    Ok(keys)
+}
+
+pub(crate) async fn run(
+    State(app): State<Arc<App>>,
+    Json(request): Json<RunRequest>,
+) -> Result<Json<RunAnswer>, ApiError> {
+    let strategy = match &request.strategy {
+        None => StrategyArg::Uniform,
+        Some(s) => StrategyArg::from_str(s, true).map_err(|_| {
+            ApiError::BadRequest(format!(
+                "unknown strategy `{s}`: uniform, delay, old or c11tester"
+            ))
+        })?,
+    };
+    let limits = app.limits.clone();
+    let answer = app
+        .work(move |budget| answer(&request, strategy, &limits, budget))
+        .await?;
+    Ok(Json(answer))
+}
+
+/// Runs the request as `run` would.
+fn answer(
+    request: &RunRequest,
+    strategy_arg: StrategyArg,
+    limits: &Limits,
+    budget: &Budget,
+) -> RunAnswer {
+    let file = SourceFile {
+        path: request.file.clone().unwrap_or_else(|| DEFAULT_FILE.into()),
+        text: request.source.clone(),
+    };
+    let mut answer = RunAnswer {
+        runs: Vec::new(),
+        diagnostics: Vec::new(),
+        dot: request.dot.then(Vec::new),
+        exit: 0,
+    };
+    let mut exit = Exit::Ok;
+    let report = |r: &miette::Report, exit: &mut Exit, answer: &mut RunAnswer| {
+        answer
+            .diagnostics
+            .extend(diagnostics::to_json(r, &request.source));
+        *exit = (*exit).max(Exit::InputError);
+    };
+    let mut settings = settings(limits, request.mapping, budget);
+    if let Some(n) = request.max_states {
+        settings.max_states = n.min(limits.max_states);
+    }
+    if let Some(n) = request.max_candidates {
+        settings.max_candidates = n.min(limits.max_candidates);
+    }
+    settings.unroll = request.unroll;
+    if let Some(runs) = request.sample {
+        settings.sampling = Some(Sampling {
+            runs: runs.min(limits.max_samples),
+            seed: request.seed.unwrap_or(0),
+            strategy: strategy(strategy_arg),
+            max_steps: request
+                .max_steps
+                .unwrap_or(limits.max_sample_steps)
+                .min(limits.max_sample_steps),
+        });
+    }
+    let models = match parse_models(&request.models) {
+        Ok(m) => m,
+        Err(r) => {
+            report(&r, &mut exit, &mut answer);
+            answer.exit = exit.code();
+            return answer;
+        }
+    };
+    let program = match load::program(&file) {
+        Ok(p) => p,
+        Err(r) => {
+            report(&r, &mut exit, &mut answer);
+            answer.exit = exit.code();
+            return answer;
+        }
+    };
+    for key in models {
+        if let Err(r) = load::check_model(&program, key, &file) {
+            report(&r, &mut exit, &mut answer);
+            continue;
+        }
+        let ran = engine::program_for(&program, key, &settings);
+        let table = match engine::run(&program, key, &settings) {
+            Ok(t) => t,
+            Err(e) => {
+                report(&miette::Report::new(e), &mut exit, &mut answer);
+                continue;
+            }
+        };
+        if !table.complete() {
+            exit = exit.max(Exit::Partial);
+        }
+        if let Some(graphs) = &mut answer.dot {
+            graphs.push(match key {
+                ModelKey::Op(m) => table
+                    .rows
+                    .iter()
+                    .map(|row| dot::lifted(&ran, m, row))
+                    .collect(),
+                ModelKey::Ax(m) => {
+                    let mut per_outcome = dot::consistent_per_outcome(&program, m, &settings);
+                    table
+                        .rows
+                        .iter()
+                        .map(|row| per_outcome.remove(&row.values))
+                        .collect()
+                }
+            });
+        }
+        answer.runs.push(json::run(
+            &file.path,
+            &ran,
+            key,
+            &table,
+            mode(key, &settings),
+            request.witness,
+        ));
+    }
+    answer.exit = exit.code();
+    answer
+}

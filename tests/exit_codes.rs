@@ -1,0 +1,281 @@
+//! Exit codes as documented (README, `relaxlab --help`, the book's CLI
+//! chapter): 0 success, 1 a check failed, 2 input error, 3 partial, 130
+//! interrupted; never 101 (a panic) or a signal, whatever the flags.
+
+mod support;
+
+use proptest::prelude::*;
+use support::{binary, binary_in, relaxlab};
+
+#[test]
+fn check_exits_2_on_a_file_that_does_not_parse_or_is_not_utf8() {
+    for file in [
+        "tests/bad/lex_nbsp.litmus",
+        "tests/bad/decl_duplicate_location.litmus",
+        "tests/inputs/not-utf8.litmus",
+    ] {
+        let (code, out, err) = relaxlab(&["check", file]);
+        assert_eq!(code, 2, "{file}:\n{out}{err}");
+    }
+    // A failed expectation stays 1; an input error wins over it.
+    let (code, _, _) = relaxlab(&[
+        "check",
+        "litmus/classic/SB.litmus",
+        "--max-states",
+        "3",
+        "--only",
+        "tso",
+    ]);
+    assert_eq!(code, 1);
+}
+
+/// GenMC and Nidhugg exit non-zero when an assertion fails; relaxlab does
+/// too, unless the test's `expect` block says the failure is expected.
+#[test]
+fn run_exits_1_when_an_execution_fails_unexpectedly() {
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "tests/inputs/assert-unexpected.litmus",
+        "--model",
+        "sc",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAILURE: assertion failed"), "{out}");
+    for flags in [
+        &["--axiomatic", "sc"][..],
+        &["--model", "tso", "--sample", "200"][..],
+    ] {
+        let mut args = vec!["run", "tests/inputs/assert-unexpected.litmus"];
+        args.extend_from_slice(flags);
+        let (code, out, _) = relaxlab(&args);
+        assert_eq!(code, 1, "{flags:?}: {out}");
+    }
+    // `sc.assert: sometimes` and `tso.assert: sometimes`: expected.
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "tests/inputs/assert-expected.litmus",
+        "--model",
+        "sc,tso",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    // dekker-broken expects its failure under tso (`tso.assert:
+    // sometimes`), and no failure under sc.
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "litmus/algorithms/dekker-broken.litmus",
+        "--model",
+        "sc,tso",
+    ]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn confirm_exits_1_after_confirming_an_unexpected_bug() {
+    let (code, out, _) = relaxlab(&[
+        "confirm",
+        "tests/inputs/done-flag-no-expect.litmus",
+        "--model",
+        "pso",
+        "--trials",
+        "50",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    // RELAXER Fig. 2 says `pso.assert: sometimes`: the bug is expected.
+    let (code, out, _) = relaxlab(&[
+        "confirm",
+        "litmus/seeds/RELAXER-fig2.litmus",
+        "--model",
+        "pso",
+        "--trials",
+        "50",
+    ]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn a_directory_without_litmus_files_is_an_input_error() {
+    let dir = support::scratch("empty-dir");
+    std::fs::write(dir.join("notes.txt"), "not a test").unwrap();
+    let dir = dir.to_string_lossy().into_owned();
+    for cmd in ["run", "check", "parse", "fmt", "compare", "races"] {
+        let (code, out, err) = relaxlab(&[cmd, &dir]);
+        assert_eq!(code, 2, "{cmd}: {out}{err}");
+        assert!(err.contains("no litmus files"), "{cmd}: {err}");
+    }
+}
+
+#[test]
+fn help_and_the_book_document_every_exit_code() {
+    let (_, help, _) = relaxlab(&["--help"]);
+    let cli = std::fs::read_to_string(support::root().join("book/src/cli.md")).unwrap();
+    let readme = std::fs::read_to_string(support::root().join("README.md")).unwrap();
+    for code in ["0", "1", "2", "3", "130"] {
+        assert!(
+            help.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{code} "))),
+            "--help does not document exit code {code}:\n{help}"
+        );
+        for (name, doc) in [("cli.md", &cli), ("README.md", &readme)] {
+            assert!(
+                doc.contains(&format!("| {code} |")),
+                "{name} does not document exit code {code}"
+            );
+        }
+    }
+}
+
+/// A flag value: mostly valid, often at or past the edge of its range.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (1u64..40).prop_map(|n| n.to_string()),
+        1 => Just("0".to_string()),
+        1 => Just("-1".to_string()),
+        1 => Just("4294967296".to_string()),
+        1 => Just("18446744073709551615".to_string()),
+        1 => Just("18446744073709551616".to_string()),
+        1 => Just("1e3".to_string()),
+        1 => Just("".to_string()),
+        1 => Just("x".to_string()),
+    ]
+}
+
+/// A run count: a time bound stops a huge valid one, which is tested on its
+/// own (`tests/flags.rs`); here, small or invalid.
+fn count() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => (1u64..40).prop_map(|n| n.to_string()),
+        1 => Just("0".to_string()),
+        1 => Just("-1".to_string()),
+        1 => Just("18446744073709551616".to_string()),
+        1 => Just("many".to_string()),
+    ]
+}
+
+/// Some flags of `cmd`, each with a random value where it takes one.
+fn flags(cmd: &'static str) -> impl Strategy<Value = Vec<String>> {
+    let numeric: &'static [&'static str] = match cmd {
+        "run" => &[
+            "--jobs",
+            "--max-states",
+            "--unroll",
+            "--max-candidates",
+            "--seed",
+            "--max-steps",
+            "--max-memory",
+            "--timeout",
+        ],
+        "check" | "compare" => &[
+            "--jobs",
+            "--max-states",
+            "--unroll",
+            "--max-candidates",
+            "--timeout",
+        ],
+        "races" => &["--jobs", "--max-states", "--timeout"],
+        "predict" => &["--length", "--seed", "--max-states"],
+        "confirm" => &["--seed", "--length", "--jobs", "--max-states"],
+        "bench" => &["--jobs", "--max-states"],
+        _ => &[],
+    };
+    let counted: &'static [&'static str] = match cmd {
+        "run" => &["--sample"],
+        "predict" => &["--runs"],
+        "confirm" => &["--trials", "--runs"],
+        _ => &[],
+    };
+    let switches: &'static [&'static str] = match cmd {
+        "run" => &[
+            "--witness",
+            "--herd-time",
+            "--format=herd",
+            "--format=json",
+            "--dot=-",
+            "--model=sc,tso",
+            "--model=c11r",
+            "--axiomatic=sc",
+            "--models=pso",
+            "--strategy=delay",
+            "--replay=3:4",
+            "--mapping=plain",
+        ],
+        "check" => &["--only=tso", "--only=ax.sc", "--format=json"],
+        "compare" => &["--models=tso", "--model=sc", "--format=json", "--dot=-"],
+        "races" => &["--model=sc", "--model=c11t", "--format=json"],
+        "predict" => &["--exhaustive"],
+        "confirm" => &["--model=tso", "--models=pso"],
+        "fmt" => &["--check", "--to=herd-c"],
+        "parse" => &["--ir"],
+        "bench" => &["--model=sc"],
+        _ => &[],
+    };
+    let numbers = if numeric.is_empty() {
+        Just(Vec::new()).boxed()
+    } else {
+        proptest::collection::vec((proptest::sample::select(numeric), number()), 0..4).boxed()
+    };
+    let chosen = proptest::sample::subsequence(switches, 0..=switches.len().min(3));
+    let counts = if counted.is_empty() {
+        Just(Vec::new()).boxed()
+    } else {
+        proptest::collection::vec((proptest::sample::select(counted), count()), 0..2).boxed()
+    };
+    (numbers, counts, chosen).prop_map(|(numbers, counts, chosen)| {
+        let mut out: Vec<String> = chosen.into_iter().map(str::to_string).collect();
+        for (flag, value) in numbers.into_iter().chain(counts) {
+            out.push(format!("{flag}={value}"));
+        }
+        out
+    })
+}
+
+fn command() -> impl Strategy<Value = (&'static str, Vec<String>)> {
+    proptest::sample::select(
+        &[
+            "run", "check", "compare", "races", "predict", "confirm", "fmt", "parse", "bench",
+        ][..],
+    )
+    .prop_flat_map(|cmd| (Just(cmd), flags(cmd)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Every subcommand with random flags and numbers ends with a
+    /// documented exit code, never a panic (101) or a signal (abort,
+    /// stack overflow).
+    #[test]
+    fn every_command_exits_with_a_documented_code((cmd, flags) in command()) {
+        let mut args: Vec<String> = vec![cmd.to_string()];
+        args.extend(flags);
+        // A small test, so that any valid combination ends quickly.
+        args.push("litmus/classic/SB.litmus".to_string());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = binary(&args);
+        prop_assert!(
+            matches!(r.code, Some(0..=3)),
+            "{args:?} ended with {:?}:\n{}{}", r.code, r.out, r.err
+        );
+        prop_assert!(!r.err.contains("panicked"), "{args:?}:\n{}", r.err);
+    }
+}
+
+/// The same, on inputs that are not litmus tests at all.
+#[test]
+fn odd_inputs_are_input_errors() {
+    let dir = support::scratch("odd-inputs");
+    let empty = dir.join("empty.litmus");
+    std::fs::write(&empty, "").unwrap();
+    let binary_junk = dir.join("junk.litmus");
+    std::fs::write(&binary_junk, [0u8, 159, 146, 150, 255, 0, 1]).unwrap();
+    for file in [&empty, &binary_junk, &dir.join("missing.litmus")] {
+        let file = file.to_string_lossy().into_owned();
+        for cmd in [
+            "run", "check", "parse", "fmt", "compare", "races", "predict",
+        ] {
+            let r = binary(&[cmd, &file]);
+            assert_eq!(r.code, Some(2), "{cmd} {file}: {r:?}");
+        }
+    }
+    let r = binary_in(None, &["run", "-"], b"\xff\xfe");
+    assert_eq!(r.code, Some(2), "{r:?}");
+}

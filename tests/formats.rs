@@ -1,0 +1,245 @@
+//! Every output format says no more than relaxlab knows: bounds and
+//! interruptions in the table, JSON and herd formats alike; sampling never
+//! claims `never`; JSON stays parseable whatever the flags; DOT graphs say
+//! which test, model and outcome they draw.
+
+mod support;
+
+use support::{binary_in, relaxlab};
+
+const SB: &str = "litmus/classic/SB.litmus";
+
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}):\n{out}"))
+}
+
+#[test]
+fn json_with_dot_to_stdout_stays_one_json_document_with_the_graphs_inside() {
+    for models in [&["--model", "tso"][..], &["--axiomatic", "tso"][..]] {
+        let mut args = vec!["run", SB, "--format", "json", "--dot", "-"];
+        args.extend_from_slice(models);
+        let (code, out, err) = relaxlab(&args);
+        assert_eq!(code, 0, "{err}");
+        let v = json(&out);
+        let graphs = v[0]["graphs"].as_array().expect("a `graphs` array");
+        assert_eq!(graphs.len(), 4, "{out}");
+        assert!(
+            graphs[0]["dot"].as_str().unwrap().contains("digraph"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn herd_format_states_a_bound_in_a_comment_line() {
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "litmus/bench/bench-SB4x4.litmus",
+        "--model",
+        "tso",
+        "--max-states",
+        "1000",
+        "--format",
+        "herd",
+    ]);
+    assert_eq!(code, 3);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("# ") && l.contains("--max-states")),
+        "{out}"
+    );
+}
+
+#[test]
+fn herd_format_names_the_model_of_each_block() {
+    let (code, out, _) = relaxlab(&["run", SB, "--model", "sc,tso", "--format", "herd"]);
+    assert_eq!(code, 0);
+    let blocks: Vec<&str> = out.split("\n\n").filter(|b| !b.trim().is_empty()).collect();
+    assert_eq!(blocks.len(), 2, "{out}");
+    assert!(
+        blocks[0].contains("# model sc") && blocks[1].contains("# model tso"),
+        "{out}"
+    );
+}
+
+#[test]
+fn sampling_never_says_never() {
+    let (code, out, _) = relaxlab(&["run", SB, "--model", "tso", "--sample", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("never"), "{out}");
+    assert!(out.contains("not observed in 2 runs"), "{out}");
+    let (_, out, _) = relaxlab(&[
+        "run", SB, "--model", "tso", "--sample", "2", "--format", "herd",
+    ]);
+    assert!(!out.contains("Never"), "{out}");
+    assert!(out.contains("Observation SB Unobserved 0 2"), "{out}");
+    let (_, out, _) = relaxlab(&[
+        "run", SB, "--model", "tso", "--sample", "2", "--format", "json",
+    ]);
+    assert_eq!(json(&out)[0]["verdict"], "not observed", "{out}");
+}
+
+#[test]
+fn sampled_rows_carry_the_non_sc_note_and_witnesses_name_their_run() {
+    let (code, out, _) = relaxlab(&[
+        "run",
+        SB,
+        "--model",
+        "tso",
+        "--sample",
+        "1000",
+        "--seed",
+        "7",
+        "--witness",
+    ]);
+    assert_eq!(code, 0);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("  *"))
+        .unwrap_or_else(|| panic!("no satisfying row:\n{out}"));
+    assert!(row.ends_with("non-SC"), "{out}");
+    assert!(out.contains("--replay 7:"), "{out}");
+    // The index printed replays to the same outcome.
+    let at = out.find("--replay 7:").unwrap() + "--replay 7:".len();
+    let index: String = out[at..].chars().take_while(char::is_ascii_digit).collect();
+    let (_, replayed, _) = relaxlab(&[
+        "run",
+        SB,
+        "--model",
+        "tso",
+        "--replay",
+        &format!("7:{index}"),
+    ]);
+    assert!(replayed.contains("outcome:"), "{replayed}");
+}
+
+#[test]
+fn dot_graphs_are_named_after_test_model_and_outcome() {
+    let (code, out, _) = relaxlab(&[
+        "run",
+        SB,
+        "--model",
+        "tso",
+        "--axiomatic",
+        "tso",
+        "--dot",
+        "-",
+    ]);
+    assert_eq!(code, 0);
+    let names: Vec<&str> = out.lines().filter(|l| l.starts_with("digraph ")).collect();
+    assert_eq!(names.len(), 8, "{out}");
+    let distinct: std::collections::BTreeSet<&&str> = names.iter().collect();
+    assert_eq!(distinct.len(), 8, "graphs share a name: {names:#?}");
+    assert!(
+        names.contains(&"digraph \"SB under ax.tso: P0:r0=0 P1:r0=0\" {"),
+        "{names:#?}"
+    );
+    assert!(
+        names.contains(&"digraph \"SB under tso: P0:r0=1 P1:r0=1\" {"),
+        "{names:#?}"
+    );
+}
+
+#[test]
+fn check_compare_and_races_print_json() {
+    let (code, out, _) = relaxlab(&["check", SB, "litmus/classic/MP.litmus", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v["passed"], 2, "{out}");
+    assert_eq!(v["files"][0]["status"], "passed", "{out}");
+
+    let (code, out, _) = relaxlab(&["compare", SB, "--models", "tso,pso", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v = json(&out);
+    assert_eq!(v[0]["test"], "SB", "{out}");
+    assert_eq!(v[0]["columns"][1], "ax.tso", "{out}");
+
+    let (code, out, _) = relaxlab(&["races", "litmus/c11/MP+na+rlx.litmus", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v = json(&out);
+    assert!(!v[0]["races"].as_array().unwrap().is_empty(), "{out}");
+}
+
+#[test]
+fn compare_states_its_bounds() {
+    let (code, out, _) = relaxlab(&[
+        "compare",
+        "litmus/bench/bench-SB4x4.litmus",
+        "--models",
+        "tso",
+        "--max-states",
+        "1000",
+        "--max-candidates",
+        "1000",
+    ]);
+    assert_eq!(code, 3);
+    assert!(
+        out.contains("PARTIAL: tso: stopped after 1000 states"),
+        "{out}"
+    );
+}
+
+#[test]
+fn time_and_memory_bounds_are_reported_in_every_format() {
+    let base = ["run", "litmus/bench/bench-SB4x4.litmus", "--model", "tso"];
+    for (flags, says) in [
+        (&["--timeout", "0.001"][..], "--timeout"),
+        (&["--max-memory", "1K"][..], "--max-memory"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(flags);
+        let (code, out, _) = relaxlab(&args);
+        assert_eq!(code, 3, "{out}");
+        assert!(out.contains("PARTIAL") && out.contains(says), "{out}");
+        args.extend_from_slice(&["--format", "json"]);
+        let (code, out, _) = relaxlab(&args);
+        assert_eq!(code, 3, "{out}");
+        let v = json(&out);
+        assert_eq!(v[0]["complete"], false);
+        assert!(
+            v[0]["bounds"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(says),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_test_read_from_standard_input() {
+    let text = std::fs::read(support::root().join(SB)).unwrap();
+    let r = binary_in(None, &["run", "-", "--model", "tso"], &text);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(
+        r.out.contains("SB under tso (exhaustive): sometimes"),
+        "{r:?}"
+    );
+    let r = binary_in(None, &["fmt", "-"], &text);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    let r = binary_in(None, &["run", "-", "-"], &text);
+    assert_eq!(r.code, Some(2), "{r:?}");
+}
+
+#[test]
+fn a_dot_file_of_a_partial_run_says_so() {
+    let path = std::env::temp_dir().join(format!("relaxlab-partial-{}.dot", std::process::id()));
+    let file = path.to_str().unwrap();
+    let (code, _, _) = relaxlab(&[
+        "run",
+        SB,
+        "--model",
+        "tso",
+        "--max-states",
+        "20",
+        "--dot",
+        file,
+    ]);
+    assert_eq!(code, 3);
+    let dot = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        dot.starts_with("// SB under tso: PARTIAL: stopped after 20 states"),
+        "{dot}"
+    );
+}

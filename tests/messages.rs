@@ -1,0 +1,116 @@
+//! Messages a person reads: errors name what failed and where, once;
+//! empty results say why; counts agree with their nouns.
+
+mod support;
+
+use support::{binary_in, relaxlab};
+
+const SB: &str = "litmus/classic/SB.litmus";
+
+#[test]
+fn an_unwritable_dot_file_is_named_before_anything_runs() {
+    let (code, out, err) = relaxlab(&[
+        "run",
+        SB,
+        "--axiomatic",
+        "tso",
+        "--dot",
+        "/no/such/dir/x.dot",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("/no/such/dir/x.dot"), "{err}");
+    assert!(
+        out.is_empty(),
+        "the table was printed before the error:\n{out}"
+    );
+    let (code, _, err) = relaxlab(&[
+        "compare",
+        SB,
+        "--models",
+        "tso",
+        "--dot",
+        "/no/such/dir/y.dot",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/no/such/dir/y.dot"), "{err}");
+}
+
+#[test]
+fn an_io_error_is_said_once() {
+    let (code, _, err) = relaxlab(&["run", "no/such/file.litmus"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.matches("No such file or directory").count(),
+        1,
+        "the OS message is repeated:\n{err}"
+    );
+    assert!(err.contains("no/such/file.litmus"), "{err}");
+}
+
+#[test]
+fn a_file_that_is_not_utf8_gets_the_offset_of_the_bad_byte() {
+    let (code, _, err) = relaxlab(&["parse", "tests/inputs/not-utf8.litmus"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not UTF-8"), "{err}");
+    assert!(err.contains("byte 47"), "{err}");
+    assert!(err.contains("not-utf8.litmus:1:48"), "{err}");
+}
+
+#[test]
+fn a_bad_model_in_relaxlab_toml_points_into_the_toml() {
+    let dir = support::scratch("bad-config-model");
+    std::fs::write(
+        dir.join("relaxlab.toml"),
+        "# project defaults\nmodels = [\"sc\", \"tos\"]\n",
+    )
+    .unwrap();
+    let sb = support::root().join(SB).to_string_lossy().into_owned();
+    let r = binary_in(Some(&dir), &["run", &sb], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(r.err.contains("relaxlab.toml:2:"), "{}", r.err);
+    assert!(r.err.contains("did you mean `tso`"), "{}", r.err);
+    std::fs::write(dir.join("relaxlab.toml"), "jobs = 0\n").unwrap();
+    let r = binary_in(Some(&dir), &["run", &sb], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(r.err.contains("relaxlab.toml:1:"), "{}", r.err);
+}
+
+#[test]
+fn a_program_where_no_execution_ends_says_so() {
+    let (code, out, _) = relaxlab(&["run", "tests/inputs/join-spin.litmus", "--model", "sc"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("no execution ends"), "{out}");
+}
+
+#[test]
+fn counts_agree_with_their_nouns() {
+    let (_, out, _) = relaxlab(&["parse", "tests/inputs/join-spin.litmus"]);
+    assert!(out.contains("0 expectations"), "{out}");
+    assert!(
+        !out.contains("1 locations") && !out.contains("1 threads"),
+        "{out}"
+    );
+    let (_, out, _) = relaxlab(&["parse", "tests/inputs/assert-unexpected.litmus"]);
+    assert!(out.contains(" 1 location,"), "{out}");
+    let dir = support::scratch("one-expectation");
+    let one = dir.join("one.litmus");
+    let text =
+        std::fs::read_to_string(support::root().join("tests/inputs/assert-unexpected.litmus"))
+            .unwrap();
+    std::fs::write(&one, format!("{text}expect {{ sc: always; }}\n")).unwrap();
+    let (_, out, _) = relaxlab(&["check", &one.to_string_lossy()]);
+    assert!(out.contains("(1 expectation)"), "{out}");
+    let (_, out, _) = relaxlab(&[
+        "run",
+        "tests/inputs/assert-unexpected.litmus",
+        "--axiomatic",
+        "sc",
+        "--max-candidates",
+        "1",
+    ]);
+    assert!(
+        out.contains(" 1 candidate,") || out.contains(" 1 candidate\n"),
+        "{out}"
+    );
+    assert!(!out.contains(" 1 candidates"), "{out}");
+}

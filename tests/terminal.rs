@@ -1,0 +1,226 @@
+//! relaxlab on a real pseudo-terminal, as a person runs it: a long
+//! exploration shows a progress bar on standard error, clears it and
+//! prints its table; Ctrl-C (the byte 0x03 typed into the terminal, which
+//! the terminal turns into SIGINT) stops the exploration and prints what
+//! was found so far, with exit code 130.
+//!
+//! Time limits here only catch a hang (a deadlock on the terminal is how
+//! these tests failed before); nothing is asserted about how long a run
+//! takes.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+
+/// Long enough for any machine this runs on; reaching it means a hang.
+const HANG: Duration = Duration::from_secs(600);
+
+/// relaxlab running on a pseudo-terminal, its screen output collected.
+struct Session {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    output: mpsc::Receiver<Vec<u8>>,
+    seen: Vec<u8>,
+    // Keeps the terminal open while the child runs.
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: 40,
+                cols: 120,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_relaxlab"));
+        cmd.args(args);
+        cmd.cwd(support::root());
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).expect("relaxlab starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let (tx, output) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            writer,
+            output,
+            seen: Vec::new(),
+            _master: pair.master,
+        }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.seen).into_owned()
+    }
+
+    /// Reads the screen until `what` appears; panics if it never does.
+    fn wait_for(&mut self, what: &str) {
+        let start = Instant::now();
+        while !self.text().contains(what) {
+            assert!(
+                start.elapsed() < HANG,
+                "`{what}` never appeared on the terminal:\n{}",
+                self.text()
+            );
+            if let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(100)) {
+                self.seen.extend(chunk);
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.drain();
+                assert!(
+                    self.text().contains(what),
+                    "relaxlab ended ({status:?}) before `{what}` appeared:\n{}",
+                    self.text()
+                );
+            }
+        }
+    }
+
+    /// Types bytes into the terminal.
+    fn type_bytes(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Waits for relaxlab to end; its exit code, the whole screen output.
+    fn finish(&mut self) -> (u32, String) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > HANG {
+                let _ = self.child.kill();
+                panic!("relaxlab hangs on a terminal:\n{}", self.text());
+            }
+            if let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(100)) {
+                self.seen.extend(chunk);
+            }
+        };
+        self.drain();
+        (status.exit_code(), self.text())
+    }
+
+    fn drain(&mut self) {
+        while let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(500)) {
+            self.seen.extend(chunk);
+        }
+    }
+}
+
+impl Drop for Session {
+    /// A failed assertion must not leave relaxlab running.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+/// The progress bar's last drawing is followed by an erase of its line
+/// (`ESC [ 2K`) before `then` is printed.
+fn bar_cleared_before(screen: &str, then: &str) -> bool {
+    let Some(bar) = screen.rfind("exploring under") else {
+        return false;
+    };
+    let rest = &screen[bar..];
+    match (rest.find("\x1b[2K"), rest.find(then)) {
+        (Some(clear), Some(table)) => clear < table,
+        _ => false,
+    }
+}
+
+#[test]
+fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finishes() {
+    // About 550,000 states under tso, several seconds on one worker.
+    let mut session = Session::start(&[
+        "run",
+        "litmus/bench/bench-2+2W4x4.litmus",
+        "--model",
+        "tso",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("exploring under tso"),
+        "no progress bar:\n{screen}"
+    );
+    assert!(
+        bar_cleared_before(&screen, "under tso (exhaustive)"),
+        "the progress bar is not cleared before the table:\n{screen:?}"
+    );
+    assert!(screen.contains("71 outcomes"), "{screen}");
+}
+
+#[test]
+fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
+    // Tens of seconds under tso: interrupted long before the end.
+    let mut session = Session::start(&[
+        "run",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "-j",
+        "1",
+    ]);
+    session.wait_for("exploring under tso");
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("under tso (exhaustive)") && screen.contains("(PARTIAL)"),
+        "no partial table:\n{screen}"
+    );
+    assert!(
+        screen.contains("PARTIAL: interrupted (Ctrl-C)"),
+        "the table does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        bar_cleared_before(&screen, "under tso (exhaustive)"),
+        "the progress bar is not cleared before the table:\n{screen:?}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
+    // A strong c11r placement of IRIW has millions of states: the search
+    // runs for tens of seconds, and prints nothing until it ends.
+    let mut session = Session::start(&[
+        "repair",
+        "litmus/c11/IRIW+fences.sc.litmus",
+        "--model",
+        "c11r",
+        "-j",
+        "1",
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("STOPPED") && screen.contains("interrupted (Ctrl-C)"),
+        "the report does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C); the search stopped"),
+        "{screen}"
+    );
+}
