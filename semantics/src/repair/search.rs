@@ -314,6 +314,10 @@ impl From<crate::axiomatic::AxError> for Halt {
 
 type Step<T> = Result<T, Halt>;
 
+/// The minimum number of sites, the minimum sets of sites that work, and
+/// whether more exist than were listed.
+type MinimumSets = (usize, Vec<Vec<usize>>, bool);
+
 impl Search<'_> {
     fn n(&self) -> usize {
         self.sites.len()
@@ -474,7 +478,7 @@ impl Search<'_> {
     /// The minimum number of sites, the minimum sets that work (up to
     /// `max`), and whether more exist (steps 2 and 4); `None` when no set
     /// of sites is left to try (every one failed or was undecided).
-    fn minimum_sets(&mut self, max: usize) -> Step<Option<(usize, Vec<Vec<usize>>, bool)>> {
+    fn minimum_sets(&mut self, max: usize) -> Step<Option<MinimumSets>> {
         let first = loop {
             let Some(h) = minimum_hitting_set(&self.clauses, self.n()) else {
                 return Ok(None);

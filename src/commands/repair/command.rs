@@ -122,19 +122,34 @@ fn verdict_entries(
     out
 }
 
+/// What a repair was asked about: the file's name and text, its syntax
+/// tree and program, the model and the engine settings.
+#[derive(Clone, Copy, Debug)]
+struct Input<'a> {
+    shown: &'a str,
+    source: &'a str,
+    test: &'a relaxlab_grammar::ast::Test,
+    program: &'a Program,
+    key: ModelKey,
+    settings: &'a Settings,
+}
+
 /// Prints solution `index` and checks the text: it parses, and its run
 /// under `key` meets the goal with the same outcomes as the search's run.
 fn print_and_verify(
-    shown: &str,
-    source: &str,
-    test: &relaxlab_grammar::ast::Test,
-    program: &Program,
-    key: ModelKey,
-    settings: &Settings,
+    input: &Input<'_>,
     repair: &Repair,
     index: usize,
     solution: &Solution,
 ) -> Result<Printed, miette::Report> {
+    let Input {
+        shown,
+        source,
+        test,
+        program,
+        key,
+        settings,
+    } = *input;
     let failed = repair.original.table.fails();
     let verdicts = verdict_entries(key, repair, &solution.trial.table, failed);
     let label = format!("{shown} (repair {} for {key})", index + 1);
@@ -259,6 +274,14 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
             .undecided
             .iter()
             .any(|(_, b)| b.contains(&BoundHit::Interrupted));
+    let input = Input {
+        shown: &shown,
+        source: &source,
+        test: &test,
+        program: &program,
+        key,
+        settings: &settings,
+    };
     let mut printed = Vec::new();
     for (i, s) in result.solutions.iter().enumerate() {
         if interrupted {
@@ -266,11 +289,7 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
             // would cut: the repairs found are reported unprinted.
             break;
         }
-        printed.push(pool.install(|| {
-            print_and_verify(
-                &shown, &source, &test, &program, key, &settings, &result, i, s,
-            )
-        })?);
+        printed.push(pool.install(|| print_and_verify(&input, &result, i, s))?);
     }
     let elapsed = started.elapsed();
     if let (Some(path), Some(first)) = (&args.output, printed.first()) {
