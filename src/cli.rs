@@ -153,6 +153,8 @@ pub struct RunArgs {
     /// Axiomatic models, comma separated: sc, tso, pso, pslo, c11, rc11, c11r, c11t.
     #[arg(long, short = 'a', value_delimiter = ',')]
     pub axiomatic: Vec<String>,
+    #[command(flatten)]
+    pub cat: CatArgs,
     /// Sample this many random runs instead of exploring exhaustively
     /// (operational models only).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
@@ -206,6 +208,10 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Table)]
     pub format: ReportFormat,
+    /// Where `include`s of cat models are looked for after the including
+    /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
+    #[arg(long, value_name = "DIR")]
+    pub cat_path: Vec<PathBuf>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -284,7 +290,23 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE")]
     pub dot: Option<PathBuf>,
     #[command(flatten)]
+    pub cat: CatArgs,
+    #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// User-defined axiomatic models in herd7's cat language.
+#[derive(Debug, Args, Clone, Default)]
+pub struct CatArgs {
+    /// A herd7 cat model, repeatable; each gives a table named by the
+    /// model's title line (or file name). With `compare`, it stands in for
+    /// the axiomatic twin of each operational model.
+    #[arg(long = "cat", value_name = "FILE")]
+    pub cat: Vec<PathBuf>,
+    /// Where `include`s of cat models are looked for after the including
+    /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
+    #[arg(long, value_name = "DIR")]
+    pub cat_path: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -469,6 +491,11 @@ pub struct RepairArgs {
 
 /// `relaxlab serve`: the playground's server and its limits.
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab serve
+  relaxlab serve --open
+  relaxlab serve --port 0 --request-timeout 30 --max-states 5000000")]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port).
     #[arg(long, short = 'p', default_value_t = 7878)]
@@ -481,22 +508,24 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     /// Time limit of one request's explorations, in seconds.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub request_timeout: u64,
     /// State bound of one operational exploration (a request may ask for
     /// fewer, never more).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_states: u64,
     /// Candidate bound of one axiomatic run (a request may ask for fewer).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_candidates: u64,
-    /// Requests that explore at the same time; more wait their turn.
-    #[arg(long, default_value_t = 2)]
+    /// Requests that explore at the same time (1 to 64); more wait their
+    /// turn.
+    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     pub max_running: usize,
-    /// The largest request accepted, in bytes.
-    #[arg(long, default_value_t = 256 * 1024)]
+    /// The largest request accepted, in bytes (at most 64 MiB).
+    #[arg(long, default_value_t = 256 * 1024, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64 * 1024 * 1024))]
     pub max_request_bytes: usize,
-    /// Worker threads of exhaustive exploration (default: all cores).
-    #[arg(long, short = 'j')]
+    /// Worker threads of exhaustive exploration, 1 to 512 (default: all
+    /// cores).
+    #[arg(long, short = 'j', value_parser = values::jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
 }

@@ -13,6 +13,9 @@
 //! max_states = 10000000         # exhaustive exploration bound
 //! max_candidates = 1000000      # axiomatic engine bound
 //! unroll = 2                    # loop unrolling for the axiomatic engine
+//!
+//! [cat]                         # check: `expect { cat.tso: never; }`
+//! tso = "models/tso.cat"        # paths relative to this file
 //! ```
 //!
 //! Values are checked as the flags are (model names, ranges), and an error
@@ -39,6 +42,12 @@ pub struct Config {
     pub max_states: Option<Spanned<u64>>,
     pub max_candidates: Option<Spanned<u64>>,
     pub unroll: Option<Spanned<u32>>,
+    /// Cat models by key, for `cat.KEY` expectations.
+    pub cat: Option<std::collections::BTreeMap<String, PathBuf>>,
+    /// The directory of the file read (the `[cat]` paths are relative to
+    /// it).
+    #[serde(skip)]
+    pub dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -135,7 +144,7 @@ pub enum ConfigError {
     #[error("{} is not a valid relaxlab.toml", path.display())]
     #[diagnostic(
         code(relaxlab::config::syntax),
-        help("the keys are models, axiomatic, format, mapping, jobs, max_states, max_candidates, unroll")
+        help("the keys are models, axiomatic, format, mapping, jobs, max_states, max_candidates, unroll, and the [cat] table")
     )]
     Syntax {
         path: PathBuf,
@@ -175,7 +184,7 @@ impl Config {
             path: path.to_owned(),
             source,
         })?;
-        let config: Config = toml::from_str(&text).map_err(|e| {
+        let mut config: Config = toml::from_str(&text).map_err(|e| {
             Box::new(ConfigError::Syntax {
                 path: path.to_owned(),
                 span: e.span().map(Into::into),
@@ -183,6 +192,7 @@ impl Config {
                 src: miette::NamedSource::new(path.display().to_string(), text.clone()),
             })
         })?;
+        config.dir = path.parent().map(Path::to_path_buf);
         match config.invalid() {
             None => Ok(config),
             Some((span, message, help)) => Err(Box::new(ConfigError::Value {

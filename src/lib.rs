@@ -4,6 +4,7 @@
 //!
 //! This crate is the only place that prints (ARCHITECTURE.md, invariant 1).
 
+pub mod cat;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -279,3 +279,22 @@ fn odd_inputs_are_input_errors() {
     let r = binary_in(None, &["run", "-"], b"\xff\xfe");
     assert_eq!(r.code, Some(2), "{r:?}");
 }
+
+/// `serve` refuses numbers that would leave it unable to answer (no worker,
+/// no running slot, no time) or spawn thousands of threads, before it
+/// listens.
+#[test]
+fn serve_validates_its_numbers() {
+    for flag in [
+        "--jobs=0",
+        "--jobs=4294967296",
+        "--max-running=0",
+        "--request-timeout=0",
+        "--max-states=0",
+        "--max-candidates=0",
+        "--max-request-bytes=0",
+    ] {
+        let r = binary(&["serve", "--port=0", flag]);
+        assert_eq!(r.code, Some(2), "serve {flag}:\n{}{}", r.out, r.err);
+    }
+}

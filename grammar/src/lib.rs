@@ -27,6 +27,7 @@
 //!    top-level ones in source order).
 
 pub mod ast;
+pub mod cat;
 mod check;
 mod diag;
 mod fmt;
@@ -48,7 +49,7 @@ mod parser {
 }
 
 pub use diag::{Error, Errors, LexError, LowerError, ModelError, SyntaxError};
-use relaxlab_semantics::ir::{ModelKey, Program};
+use relaxlab_semantics::ir::{ModelKey, Program, Span, Subject, Verdict};
 
 /// Parses a litmus file into its syntax tree.
 pub fn parse(src: &str) -> Result<ast::Test, Errors> {
@@ -133,5 +134,61 @@ pub fn check_model(program: &Program, model: ModelKey) -> Result<(), Errors> {
 fn line_starts(src: &str) -> Vec<u32> {
     std::iter::once(0)
         .chain(src.match_indices('\n').map(|(i, _)| i as u32 + 1))
+        .collect()
+}
+
+/// The cat model an expectation names.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CatRef {
+    /// `cat "path/x.cat"`: a path relative to the litmus file.
+    Path(String),
+    /// `cat.KEY`: a key of the `[cat]` table of `relaxlab.toml`.
+    Key(String),
+}
+
+/// One `expect` entry about a cat model: `cat "x.cat": VERDICT`,
+/// `cat.KEY: VERDICT`, or either with `.assert`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CatExpectation {
+    pub model: CatRef,
+    pub subject: Subject,
+    pub verdict: Verdict,
+    /// The entry as written, for messages.
+    pub key: String,
+    pub span: Span,
+}
+
+/// Is this `expect` key about a cat model?
+pub(crate) fn is_cat_key(key: &str) -> bool {
+    key.starts_with("cat \"") || key.starts_with("cat.")
+}
+
+/// The `expect` entries of a test that name cat models (lowering leaves
+/// them to the CLI, which reads the models).
+pub fn cat_expectations(test: &ast::Test) -> Vec<CatExpectation> {
+    test.expect
+        .iter()
+        .filter(|e| is_cat_key(&e.key.name))
+        .map(|e| {
+            let (name, subject) = match e.key.name.strip_suffix(".assert") {
+                Some(m) => (m, Subject::Failure),
+                None => (e.key.name.as_str(), Subject::Condition),
+            };
+            let model = match name.strip_prefix("cat.") {
+                Some(key) => CatRef::Key(key.to_string()),
+                None => CatRef::Path(
+                    name.trim_start_matches("cat \"")
+                        .trim_end_matches('"')
+                        .to_string(),
+                ),
+            };
+            CatExpectation {
+                model,
+                subject,
+                verdict: e.verdict,
+                key: e.key.name.clone(),
+                span: e.span,
+            }
+        })
         .collect()
 }

@@ -10,6 +10,12 @@
 //! be checked (it cannot be read, is not UTF-8, does not parse, a model it
 //! names refuses it or needs `--unroll`): an input error, as for every
 //! command; 130 after Ctrl-C (files not reached are not listed).
+//!
+//! Entries about cat models (`cat "x.cat": never`, a path relative to the
+//! litmus file; `cat.KEY: never`, a key of the `[cat]` table of
+//! `relaxlab.toml`) run the model once per file; a model that does not
+//! compile is an input error. `--only` restricts to hand-written models
+//! and skips them.
 
 use std::collections::BTreeMap;
 
@@ -42,6 +48,14 @@ enum FileResult {
     Error(miette::Report),
     /// Ctrl-C came before this file was checked.
     Skipped,
+    /// A cat model it names does not compile.
+    BadModel(miette::Report),
+}
+
+/// Where cat models are found: the `[cat]` table and the include path.
+struct CatContext {
+    keys: std::collections::BTreeMap<String, std::path::PathBuf>,
+    search: Vec<std::path::PathBuf>,
 }
 
 pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
@@ -66,6 +80,21 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         }
         Some(keys)
     };
+    let cats = CatContext {
+        keys: config
+            .cat
+            .iter()
+            .flatten()
+            .map(|(k, p)| {
+                let p = match &config.dir {
+                    Some(dir) if p.is_relative() => dir.join(p),
+                    _ => p.clone(),
+                };
+                (k.clone(), p)
+            })
+            .collect(),
+        search: crate::cat::search_path(&args.cat_path),
+    };
     let paths = files::expand(&args.files)?;
     let results: Vec<(String, FileResult)> = pool.install(|| {
         paths
@@ -77,7 +106,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
                 }
                 match files::read(path) {
                     Ok(file) => {
-                        let result = check_file(&file, &settings, only.as_deref());
+                        let result = check_file(&file, &settings, only.as_deref(), &cats);
                         (file.path, result)
                     }
                     Err(e) => (shown, FileResult::Error(e.into())),
@@ -137,6 +166,16 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
                 report.push(entry("error", 0, vec![error.to_string()]));
             }
             FileResult::Skipped => {}
+            FileResult::BadModel(error) => {
+                failed += 1;
+                exit = exit.max(Exit::InputError);
+                if !json {
+                    writeln!(io.out, "FAIL  {path}: a cat model does not compile")
+                        .into_diagnostic()?;
+                }
+                io.report(&error);
+                report.push(entry("error", 0, vec![error.to_string()]));
+            }
         }
     }
     let interrupted = interrupt::requested();
@@ -176,6 +215,7 @@ fn check_file(
     file: &files::SourceFile,
     settings: &Settings,
     only: Option<&[ModelKey]>,
+    cats: &CatContext,
 ) -> FileResult {
     let program = match load::program(file) {
         Ok(p) => p,
@@ -213,6 +253,12 @@ fn check_file(
             }
         }
     }
+    if only.is_none() {
+        match check_cats(file, &program, settings, cats, &mut problems) {
+            Ok(n) => count += n,
+            Err(report) => return FileResult::BadModel(report),
+        }
+    }
     if problems.is_empty() {
         FileResult::Passed {
             expectations: count,
@@ -234,17 +280,92 @@ fn key_name(e: &Expectation) -> String {
     }
 }
 
+/// Checks the file's expectations about cat models; returns how many.
+fn check_cats(
+    file: &files::SourceFile,
+    program: &relaxlab_semantics::ir::Program,
+    settings: &Settings,
+    cats: &CatContext,
+    problems: &mut Vec<String>,
+) -> Result<usize, miette::Report> {
+    use relaxlab_grammar::CatRef;
+    let Ok((_, text)) = load::relaxlab_text(file) else {
+        return Ok(0);
+    };
+    let Ok(ast) = relaxlab_grammar::parse(&text) else {
+        return Ok(0);
+    };
+    let entries = relaxlab_grammar::cat_expectations(&ast);
+    let mut by_model: BTreeMap<CatRef, Vec<&relaxlab_grammar::CatExpectation>> = BTreeMap::new();
+    for e in &entries {
+        by_model.entry(e.model.clone()).or_default().push(e);
+    }
+    let dir = std::path::Path::new(&file.path)
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    for (model, entries) in by_model {
+        let path =
+            match &model {
+                CatRef::Path(p) => dir.join(p),
+                CatRef::Key(k) => match cats.keys.get(k) {
+                    Some(p) => p.clone(),
+                    None => {
+                        let known: Vec<&str> = cats.keys.keys().map(String::as_str).collect();
+                        problems.push(format!(
+                        "cat.{k}: no model `{k}` in the [cat] table of relaxlab.toml (it has: {})",
+                        if known.is_empty() { "nothing".to_string() } else { known.join(", ") }
+                    ));
+                        continue;
+                    }
+                },
+            };
+        let cat = crate::cat::load(&path, &cats.search).map_err(miette::Report::new)?;
+        if let Err(report) = crate::cat::check_program(program, &cat.model, file) {
+            problems.push(format!(
+                "{}: the program is outside this model: {report}",
+                entries[0].key
+            ));
+            continue;
+        }
+        let table = match crate::cat::run(program, &cat.model, settings) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(format!("{}: {e}", entries[0].key));
+                continue;
+            }
+        };
+        for e in &entries {
+            if let Some(problem) = verdict_problem(&table, &e.key, e.subject, e.verdict) {
+                problems.push(problem);
+            }
+        }
+    }
+    Ok(entries.len())
+}
+
 /// What is wrong with one expectation, if anything.
 fn judge(table: &OutcomeTable, e: &Expectation) -> Option<String> {
-    let key = key_name(e);
+    verdict_problem(table, &key_name(e), e.subject, e.verdict)
+}
+
+/// What is wrong with the expectation `key: verdict` of `table`, if
+/// anything.
+fn verdict_problem(
+    table: &OutcomeTable,
+    key: &str,
+    subject: Subject,
+    verdict: Verdict,
+) -> Option<String> {
+    let e = (subject, verdict);
     if let Some(bound) = table.bounds.first() {
         return Some(format!(
             "{key}: expected {}, but the result is partial: {}",
-            e.verdict,
+            e.1,
             describe_bound(bound)
         ));
     }
-    let found = match e.subject {
+    let found = match e.0 {
         Subject::Condition => match table.verdict() {
             Some(v) => v,
             None => return Some(format!("{key}: the test has no final condition to judge")),
@@ -257,5 +378,5 @@ fn judge(table: &OutcomeTable, e: &Expectation) -> Option<String> {
             }
         }
     };
-    (found != e.verdict).then(|| format!("{key}: expected {}, found {found}", e.verdict))
+    (found != e.1).then(|| format!("{key}: expected {}, found {found}", e.1))
 }

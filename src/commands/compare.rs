@@ -42,7 +42,7 @@ use crate::render::{dot, json, trace};
 use crate::{interrupt, load, Io};
 
 /// The label of a disagreement on an outcome only racy executions reach.
-const RACY: &str = "racy (undefined behaviour)";
+pub(super) const RACY: &str = "racy (undefined behaviour)";
 
 /// Why racy outcomes may differ (MODELS.md 3 and 4.2).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
@@ -60,6 +60,9 @@ struct Column {
 }
 
 pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
+    if !args.cat.cat.is_empty() {
+        return super::compare_cat::compare(args, io);
+    }
     let config = common::config()?;
     let mut settings = common::settings(&args.engine, &config);
     settings.progress = common::stderr_is_terminal();
@@ -179,7 +182,7 @@ fn disagreement(
     }
 }
 
-fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
+pub(super) fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
     t.rows.iter().map(|r| r.values.clone()).collect()
 }
 
@@ -488,7 +491,7 @@ fn lifted_witness(
 }
 
 /// The events of a DOT execution graph: node id to label.
-fn dot_labels(dot: &str) -> std::collections::BTreeMap<String, String> {
+pub(super) fn dot_labels(dot: &str) -> std::collections::BTreeMap<String, String> {
     dot.lines()
         .map(str::trim)
         .filter(|line| !line.contains(" -> "))
@@ -502,7 +505,7 @@ fn dot_labels(dot: &str) -> std::collections::BTreeMap<String, String> {
 
 /// The communication edges of a DOT execution graph as readable lines,
 /// `c: W[rlx] x=1 -rf-> f: R[rlx] x=1`, using the events' labels.
-fn edges_as_text(dot: &str) -> String {
+pub(super) fn edges_as_text(dot: &str) -> String {
     let labels = dot_labels(dot);
     let mut out = String::new();
     for line in dot.lines().map(str::trim) {

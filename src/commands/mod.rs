@@ -2,6 +2,7 @@ pub mod bench;
 pub mod check;
 pub mod common;
 pub mod compare;
+pub mod compare_cat;
 pub mod fmt;
 pub mod parse;
 pub mod races;

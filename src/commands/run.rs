@@ -33,7 +33,7 @@ pub enum FlagError {
     ReplayModel,
 }
 
-pub fn strategy(s: StrategyArg) -> Strategy {
+pub(crate) fn strategy(s: StrategyArg) -> Strategy {
     match s {
         StrategyArg::Uniform => Strategy::Uniform,
         StrategyArg::Delay => Strategy::Delay,
@@ -42,16 +42,20 @@ pub fn strategy(s: StrategyArg) -> Strategy {
     }
 }
 
-/// The models to run: the flags', else `relaxlab.toml`'s, else `sc`; each
-/// named once.
-fn models(args: &RunArgs, config: &Config) -> Result<Vec<ModelKey>, miette::Report> {
+/// The models to run: the flags', else `relaxlab.toml`'s, else `sc` (none
+/// when only `--cat` models are given); each named once.
+fn models(
+    args: &RunArgs,
+    config: &Config,
+    cats_given: &[crate::cat::CatFile],
+) -> Result<Vec<ModelKey>, miette::Report> {
     let mut models = common::op_models(&args.model)?;
     models.extend(common::ax_models(&args.axiomatic)?);
-    if models.is_empty() {
+    if models.is_empty() && cats_given.is_empty() {
         models.extend(common::op_models(&config.models().unwrap_or_default())?);
         models.extend(common::ax_models(&config.axiomatic().unwrap_or_default())?);
     }
-    if models.is_empty() {
+    if models.is_empty() && cats_given.is_empty() {
         models = common::op_models(&["sc".to_string()])?;
     }
     common::distinct(&models)?;
@@ -63,7 +67,8 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let mut settings = common::settings(&args.engine, &config);
     settings.progress = common::stderr_is_terminal();
     let format = args.format.or(config.format).unwrap_or(Format::Table);
-    let models = models(args, &config)?;
+    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path)?;
+    let models = models(args, &config, &cats)?;
     flags::check_run(args, format, &models, io)?;
     let pool = common::pool(&args.engine, &config)?;
     let mut sink = args.dot.as_deref().map(dot::Sink::open).transpose()?;
@@ -86,34 +91,70 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let mut first = true;
     let mut interrupted = false;
     'files: for (file, program) in common::programs(&args.files, io, &mut exit)? {
-        for &key in &models {
+        let jobs = models
+            .iter()
+            .map(|&k| Job::Model(k))
+            .chain(cats.iter().map(Job::Cat));
+        for job in jobs {
             if interrupt::requested() {
                 interrupted = true;
                 break 'files;
             }
-            if let Err(report) = load::check_model(&program, key, &file) {
+            let key = job.key();
+            let checked = match job {
+                Job::Model(k) => load::check_model(&program, k, &file),
+                Job::Cat(c) => crate::cat::check_program(&program, &c.model, &file),
+            };
+            if let Err(report) = checked {
                 io.report(&report);
                 exit = exit.max(Exit::InputError);
                 continue;
             }
             let started = Instant::now();
-            let program_ran = engine::program_for(&program, key, &settings);
-            let ran = match pool.install(|| engine::run_detailed(&program, key, &settings)) {
+            let (program_ran, ran) = match job {
+                Job::Model(k) => (
+                    engine::program_for(&program, k, &settings),
+                    pool.install(|| engine::run_detailed(&program, k, &settings))
+                        .map_err(miette::Report::new),
+                ),
+                Job::Cat(c) => (
+                    crate::cat::program_for(&program, &c.model, &settings),
+                    pool.install(|| crate::cat::run(&program, &c.model, &settings))
+                        .map(|table| Ran {
+                            table,
+                            first_runs: None,
+                            non_sc_unknown: None,
+                        })
+                        .map_err(miette::Report::new),
+                ),
+            };
+            let ran = match ran {
                 Ok(r) => r,
-                Err(e) => {
-                    io.report(&miette::Report::new(e));
+                Err(report) => {
+                    io.report(&report);
                     exit = exit.max(Exit::InputError);
                     continue;
                 }
             };
             let elapsed = started.elapsed();
-            let run_graphs = match (&args.dot, key) {
+            let run_graphs = match (&args.dot, job) {
                 (None, _) => Vec::new(),
-                (Some(_), ModelKey::Ax(m)) => execution_graphs(&program, m, &settings),
-                (Some(_), ModelKey::Op(m)) => lifted_graphs(&program_ran, m, &ran.table),
+                (Some(_), Job::Model(ModelKey::Ax(m))) => execution_graphs(&program, m, &settings),
+                (Some(_), Job::Model(ModelKey::Op(m))) => {
+                    lifted_graphs(&program_ran, m, &ran.table)
+                }
+                (Some(_), Job::Cat(c)) => {
+                    crate::cat::graphs(&program, &c.model, &ran.table.model, &settings)
+                        .into_iter()
+                        .map(|(_, graph)| graph)
+                        .collect()
+                }
             };
             exit = exit.max(run_exit(&program, key, &ran.table));
-            let mode = mode(key, &settings);
+            let mode = match job {
+                Job::Model(k) => mode(k, &settings),
+                Job::Cat(_) => table::Mode::Axiomatic,
+            };
             match format {
                 Format::Table | Format::Herd => {
                     // herd's blocks end with their own blank line.
@@ -127,7 +168,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                             &ran.table,
                             mode,
                             args.herd_time,
-                            (models.len() > 1).then_some(ran.table.model.as_str()),
+                            (models.len() + cats.len() > 1).then_some(ran.table.model.as_str()),
                         ),
                         _ => render_ran(&program_ran, key, &ran, mode, args.witness),
                     };
@@ -195,6 +236,24 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     Ok(exit)
 }
 
+/// One table to produce: a model of relaxlab's, or a `--cat` model.
+#[derive(Clone, Copy)]
+enum Job<'a> {
+    Model(ModelKey),
+    Cat(&'a crate::cat::CatFile),
+}
+
+impl Job<'_> {
+    /// The model whose program checks, traces and expectations the job
+    /// shares (a cat model's hand-written kin).
+    fn key(self) -> ModelKey {
+        match self {
+            Job::Model(k) => k,
+            Job::Cat(c) => crate::cat::kin(&c.model),
+        }
+    }
+}
+
 /// Does the test's `expect` block say that executions fail under `key`?
 pub fn failure_expected(program: &Program, key: ModelKey) -> bool {
     program
@@ -219,7 +278,7 @@ pub fn run_exit(program: &Program, key: ModelKey, table: &OutcomeTable) -> Exit 
 }
 
 /// Are the rows' `non_sc` notes decided (JSON's `non_sc_known`)?
-fn non_sc_known(key: ModelKey, ran: &Ran, settings: &Settings) -> bool {
+pub(crate) fn non_sc_known(key: ModelKey, ran: &Ran, settings: &Settings) -> bool {
     matches!(key, ModelKey::Op(m) if m != OpModel::Sc)
         && settings.mark_non_sc
         && ran.non_sc_unknown.is_none()

@@ -228,6 +228,8 @@ fn asset_response(name: &str) -> Response {
 struct Models {
     operational: Vec<&'static str>,
     axiomatic: Vec<String>,
+    /// The project's cat models, built in (`cat:tso` is `cat/tso.cat`).
+    cat: Vec<String>,
 }
 
 async fn models() -> Json<Models> {
@@ -236,6 +238,9 @@ async fn models() -> Json<Models> {
         axiomatic: AxModel::ALL
             .iter()
             .map(|m| format!("ax.{}", m.name()))
+            .collect(),
+        cat: crate::cat::bundled_models()
+            .map(|m| format!("cat:{m}"))
             .collect(),
     })
 }

@@ -32,6 +32,9 @@ fn is_loopback(host: &str) -> bool {
 pub fn serve(args: &ServeArgs, io: &mut Io<'_>) -> Outcome {
     let limits = Limits::from_args(args);
     let runtime = runtime().into_diagnostic()?;
+    // The first Ctrl-C shuts the server down gracefully (below) instead of
+    // ending the process; a second one still ends it at once.
+    let _graceful = crate::interrupt::interruptible();
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((args.host.as_str(), args.port))
             .await

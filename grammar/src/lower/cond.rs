@@ -178,6 +178,11 @@ impl Lowerer<'_> {
         let mut out: Vec<Expectation> = Vec::new();
         let mut firsts: Vec<(ModelKey, Subject, ast::Span)> = Vec::new();
         for e in &self.test.expect {
+            // Expectations about cat models are the CLI's
+            // (`crate::cat_expectations`).
+            if crate::is_cat_key(&e.key.name) {
+                continue;
+            }
             let (model_name, subject) = match e.key.name.strip_suffix(".assert") {
                 Some(m) => (m, Subject::Failure),
                 None => (e.key.name.as_str(), Subject::Condition),

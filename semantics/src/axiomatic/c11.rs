@@ -338,7 +338,7 @@ fn racy_pair(a: &Event, b: &Event) -> bool {
 
 /// The race between two events, the one first in (thread, instr) order
 /// being `earlier`.
-fn race_of(a: &Event, b: &Event) -> Option<Race> {
+pub(crate) fn race_of(a: &Event, b: &Event) -> Option<Race> {
     let site = |e: &Event| {
         Some(Site {
             thread: e.thread?,

@@ -69,6 +69,12 @@ fn escape(s: &str) -> String {
 /// Renders `ex` as a Graphviz digraph. `program` only supplies names
 /// (threads and locations), so the original or the prepared program will do.
 pub fn to_dot(program: &Program, ex: &Execution) -> String {
+    to_dot_showing(program, ex, &[])
+}
+
+/// [`to_dot`], also drawing each relation of `shown` (a cat model's
+/// `show`), every pair an edge labelled with the relation's name.
+pub fn to_dot_showing(program: &Program, ex: &Execution, shown: &[(String, Relation)]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", escape(&program.name));
     let _ = writeln!(
@@ -129,6 +135,9 @@ pub fn to_dot(program: &Program, ex: &Execution) -> String {
             }
         }
         edge(&sc_rel, "sc", "color=green, style=dotted, constraint=false");
+    }
+    for (name, r) in shown {
+        edge(r, name, "color=darkgreen, style=dashed, constraint=false");
     }
     out.push_str("}\n");
     out

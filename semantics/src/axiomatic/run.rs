@@ -15,12 +15,15 @@
 //! path may have needed values no consistent execution provides.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::c11;
 use super::candidates::{final_values, for_each_candidate};
+use super::cat::{CatModel, Machine, Verdict};
 use super::execution::{AxError, EventId, Execution, Rejection};
 use super::hardware;
 use super::paths::{thread_paths, value_domains};
+use super::relation::Relation;
 use super::unroll::unroll;
 use crate::ir::{AxModel, Observable, Program, Value};
 use crate::mapping::{compile, Mapping, Target};
@@ -68,21 +71,74 @@ pub struct AxSummary {
     pub bounds: Vec<BoundHit>,
 }
 
+/// What judges candidate executions: a hand-written model, or a cat
+/// model compiled by the front end. A cat model plugs in where a
+/// hand-written model's consistency check does.
+#[derive(Clone, Debug)]
+pub enum Judge {
+    Model(AxModel),
+    Cat(Arc<CatModel>),
+}
+
+impl Judge {
+    /// The compilation target of the program it judges.
+    fn target(&self) -> Option<Target> {
+        match self {
+            Judge::Model(AxModel::Sc) => Some(Target::Sc),
+            Judge::Model(AxModel::Tso) => Some(Target::Tso),
+            Judge::Model(AxModel::Pso | AxModel::Pslo) => Some(Target::Pso),
+            Judge::Model(_) => None,
+            Judge::Cat(m) => m.arch.target(),
+        }
+    }
+
+    /// The name its table carries: `ax.tso`, or `cat:` and the cat
+    /// model's name.
+    pub fn label(&self) -> String {
+        match self {
+            Judge::Model(m) => format!("ax.{}", m.name()),
+            Judge::Cat(m) => format!("cat:{}", m.name),
+        }
+    }
+}
+
+/// What a judge says of a consistent execution besides accepting it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Judged {
+    /// Its data races: found by the C11 models, or the pairs of accesses
+    /// to one location from two threads in a cat model's fired flags.
+    pub races: Vec<Race>,
+    /// A C11 model found a race, or a cat model's flag fired: the
+    /// execution's outcome is reported as racy (undefined).
+    pub flagged: bool,
+    /// The names of the cat flags that fired.
+    pub flags: Vec<String>,
+    /// The relations the cat model `show`s, when asked for.
+    pub shown: Vec<(String, Relation)>,
+}
+
 /// The program a model's axioms judge: unrolled, and for the hardware
 /// models compiled with the mapping. Event instructions refer to it.
 pub fn prepare(program: &Program, model: AxModel, opts: &AxOptions) -> Result<Program, AxError> {
+    prepare_judge(program, &Judge::Model(model), opts)
+}
+
+/// [`prepare`] for any judge: a cat model's program is compiled for the
+/// architecture its title names.
+pub fn prepare_judge(
+    program: &Program,
+    judge: &Judge,
+    opts: &AxOptions,
+) -> Result<Program, AxError> {
     let unrolled = match (program.has_loops(), opts.unroll) {
         (false, _) => program.clone(),
         (true, None) => return Err(AxError::HasLoops),
         (true, Some(k)) => unroll(program, k),
     };
-    let target = match model {
-        AxModel::Sc => Target::Sc,
-        AxModel::Tso => Target::Tso,
-        AxModel::Pso | AxModel::Pslo => Target::Pso,
-        _ => return Ok(unrolled),
-    };
-    Ok(compile(&unrolled, target, opts.mapping))
+    match judge.target() {
+        Some(target) => Ok(compile(&unrolled, target, opts.mapping)),
+        None => Ok(unrolled),
+    }
 }
 
 /// Does `model` accept the execution? For the C11 models an execution
@@ -119,14 +175,14 @@ pub fn visit_consistent(
     Ok(summaries.remove(0))
 }
 
-/// The program every model of a group judges: models whose [`prepare`]d
+/// The program every judge of a group judges: judges whose [`prepare`]d
 /// programs are equal share one candidate enumeration.
-fn target_group(model: AxModel) -> u8 {
-    match model {
-        AxModel::Sc => 0,
-        AxModel::Tso => 1,
-        AxModel::Pso | AxModel::Pslo => 2,
-        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => 3,
+fn target_group(judge: &Judge) -> u8 {
+    match judge.target() {
+        Some(Target::Sc) => 0,
+        Some(Target::Tso) => 1,
+        Some(Target::Pso) => 2,
+        None => 3,
     }
 }
 
@@ -146,60 +202,121 @@ pub fn visit_consistent_many(
     opts: &AxOptions,
     visit: &mut VisitMany<'_>,
 ) -> Result<Vec<AxSummary>, AxError> {
-    let mut summaries: Vec<Option<AxSummary>> = vec![None; models.len()];
-    for (i, &first) in models.iter().enumerate() {
+    let judges: Vec<Judge> = models.iter().map(|&m| Judge::Model(m)).collect();
+    visit_judged(program, &judges, opts, false, &mut |j, ex, end, judged| {
+        visit(j, ex, end, &judged.races)
+    })
+}
+
+/// What [`visit_judged`] calls: the judge's index, the execution, how it
+/// ends, what the judge said of it.
+pub type VisitJudged<'f> = dyn FnMut(usize, &Execution, &ExecutionEnd, &Judged) + 'f;
+
+/// [`visit_consistent_many`] for any judges, hand-written or cat. With
+/// `shows`, each accepted execution comes with the relations its cat
+/// model shows. A cat model whose `with` search reaches its budget
+/// (`max_candidates` choices for one execution) leaves that execution
+/// undecided, reported as [`BoundHit::MaxCandidates`].
+pub fn visit_judged(
+    program: &Program,
+    judges: &[Judge],
+    opts: &AxOptions,
+    shows: bool,
+    visit: &mut VisitJudged<'_>,
+) -> Result<Vec<AxSummary>, AxError> {
+    let mut summaries: Vec<Option<AxSummary>> = vec![None; judges.len()];
+    let max = opts.max_candidates.max(1);
+    let mut machines: Vec<Option<Machine>> = judges
+        .iter()
+        .map(|j| match j {
+            Judge::Cat(m) => Some(Machine::new(m, max)),
+            Judge::Model(_) => None,
+        })
+        .collect();
+    for i in 0..judges.len() {
         if summaries[i].is_some() {
             continue;
         }
-        let group: Vec<usize> = (i..models.len())
-            .filter(|&j| target_group(models[j]) == target_group(first) && summaries[j].is_none())
+        let group: Vec<usize> = (i..judges.len())
+            .filter(|&j| {
+                target_group(&judges[j]) == target_group(&judges[i]) && summaries[j].is_none()
+            })
             .collect();
-        let prepared = prepare(program, first, opts)?;
-        let max = opts.max_candidates.max(1);
+        let prepared = prepare_judge(program, &judges[i], opts)?;
         let domains = value_domains(&prepared, max);
         let paths = thread_paths(&prepared, &domains, max);
         let mut consistent = vec![0u64; group.len()];
+        let mut undecided = vec![false; group.len()];
         let counters = for_each_candidate(&prepared, &paths, max, &mut |ex, skeleton| {
             // How the candidate ends does not depend on the model.
             let mut end: Option<Option<ExecutionEnd>> = None;
             for (k, &j) in group.iter().enumerate() {
-                let model = models[j];
-                let Ok(sc) = check_with_order(model, ex) else {
-                    continue;
+                let (sc, mut judged) = match (&judges[j], &mut machines[j]) {
+                    (Judge::Model(model), _) => {
+                        let Ok(sc) = check_with_order(*model, ex) else {
+                            continue;
+                        };
+                        (sc, None)
+                    }
+                    (Judge::Cat(_), Some(machine)) => match machine.judge(&prepared, ex) {
+                        Verdict::Accepted(fired) => (None, Some(cat_judged(ex, fired))),
+                        Verdict::Rejected(_) => continue,
+                        Verdict::Undetermined => {
+                            undecided[k] = true;
+                            continue;
+                        }
+                    },
+                    (Judge::Cat(_), None) => continue,
                 };
                 let end = end.get_or_insert_with(|| execution_end(&prepared, ex, skeleton));
                 let Some(end) = end else {
                     continue;
                 };
                 consistent[k] += 1;
-                let races = if model.is_c11() {
-                    c11::races(ex, model)
-                } else {
-                    Vec::new()
+                let judged = match (&judges[j], judged.take()) {
+                    (Judge::Model(model), _) => {
+                        let races = if model.is_c11() {
+                            c11::races(ex, *model)
+                        } else {
+                            Vec::new()
+                        };
+                        Judged {
+                            flagged: !races.is_empty(),
+                            races,
+                            ..Judged::default()
+                        }
+                    }
+                    (Judge::Cat(_), Some(mut judged)) => {
+                        if let (true, Some(machine)) = (shows, &mut machines[j]) {
+                            judged.shown = machine.shown(ex);
+                        }
+                        judged
+                    }
+                    (Judge::Cat(_), None) => Judged::default(),
                 };
                 if sc.is_some() {
                     let mut ex = ex.clone();
                     ex.sc = sc;
-                    visit(j, &ex, end, &races);
+                    visit(j, &ex, end, &judged);
                 } else {
-                    visit(j, ex, end, &races);
+                    visit(j, ex, end, &judged);
                 }
             }
         })?;
-        let mut bounds = Vec::new();
-        if counters.truncated || paths.truncated {
-            bounds.push(BoundHit::MaxCandidates(counters.candidates));
-        }
-        if let (true, Some(k)) = (paths.unroll_cut, opts.unroll) {
-            bounds.push(BoundHit::Unroll(k));
-        }
         for (k, &j) in group.iter().enumerate() {
+            let mut bounds = Vec::new();
+            if counters.truncated || paths.truncated || undecided[k] {
+                bounds.push(BoundHit::MaxCandidates(counters.candidates));
+            }
+            if let (true, Some(u)) = (paths.unroll_cut, opts.unroll) {
+                bounds.push(BoundHit::Unroll(u));
+            }
             summaries[j] = Some(AxSummary {
                 stats: Stats {
                     states: counters.candidates,
                     transitions: consistent[k],
                 },
-                bounds: bounds.clone(),
+                bounds,
             });
         }
     }
@@ -207,6 +324,29 @@ pub fn visit_consistent_many(
         .into_iter()
         .map(|s| s.expect("every model visited"))
         .collect())
+}
+
+/// What a cat model's fired flags say: the pairs that are two accesses to
+/// one location from different threads are races.
+fn cat_judged(ex: &Execution, fired: Vec<super::cat::Fired>) -> Judged {
+    let mut races = Vec::new();
+    for f in &fired {
+        for &(a, b) in &f.pairs {
+            let (ea, eb) = (&ex.events[a.index()], &ex.events[b.index()]);
+            let two_threads = ea.thread.is_some() && eb.thread.is_some() && ea.thread != eb.thread;
+            if two_threads && ea.loc().is_some() && ea.loc() == eb.loc() {
+                races.extend(c11::race_of(ea, eb));
+            }
+        }
+    }
+    races.sort();
+    races.dedup();
+    Judged {
+        races,
+        flagged: !fired.is_empty(),
+        flags: fired.into_iter().map(|f| f.name).collect(),
+        shown: Vec::new(),
+    }
 }
 
 /// How a candidate ends: its outcome, or its failures; `None` when the
@@ -292,10 +432,29 @@ pub fn run_axiomatic_many(
     models: &[AxModel],
     opts: &AxOptions,
 ) -> Result<Vec<OutcomeTable>, AxError> {
-    let mut accs: Vec<TableAcc> = models.iter().map(|_| TableAcc::default()).collect();
-    let summaries = visit_consistent_many(program, models, opts, &mut |j, ex, end, found| {
+    let judges: Vec<Judge> = models.iter().map(|&m| Judge::Model(m)).collect();
+    run_judges(program, &judges, opts)
+}
+
+/// Runs `program` under a cat model.
+pub fn run_cat(
+    program: &Program,
+    model: &Arc<CatModel>,
+    opts: &AxOptions,
+) -> Result<OutcomeTable, AxError> {
+    Ok(run_judges(program, &[Judge::Cat(model.clone())], opts)?.remove(0))
+}
+
+/// [`run_axiomatic_many`] for any judges: one table per judge.
+pub fn run_judges(
+    program: &Program,
+    judges: &[Judge],
+    opts: &AxOptions,
+) -> Result<Vec<OutcomeTable>, AxError> {
+    let mut accs: Vec<TableAcc> = judges.iter().map(|_| TableAcc::default()).collect();
+    let summaries = visit_judged(program, judges, opts, false, &mut |j, ex, end, judged| {
         let acc = &mut accs[j];
-        acc.races.extend_from_slice(found);
+        acc.races.extend_from_slice(&judged.races);
         match end {
             ExecutionEnd::Outcome(values) => {
                 let non_sc = hardware::check_sc(ex).is_err();
@@ -305,7 +464,7 @@ pub fn run_axiomatic_many(
                     all_non_sc: true,
                 });
                 row.count += 1;
-                row.all_racy &= !found.is_empty();
+                row.all_racy &= judged.flagged;
                 row.all_non_sc &= non_sc;
             }
             ExecutionEnd::Failed(kinds) => {
@@ -315,16 +474,16 @@ pub fn run_axiomatic_many(
             }
         }
     })?;
-    Ok(models
+    Ok(judges
         .iter()
         .zip(accs)
         .zip(summaries)
-        .map(|((model, acc), summary)| table(program, *model, acc, summary))
+        .map(|((judge, acc), summary)| table(program, judge.label(), acc, summary))
         .collect())
 }
 
 /// One model's [`OutcomeTable`].
-fn table(program: &Program, model: AxModel, acc: TableAcc, summary: AxSummary) -> OutcomeTable {
+fn table(program: &Program, model: String, acc: TableAcc, summary: AxSummary) -> OutcomeTable {
     let mut races = acc.races;
     races.sort();
     races.dedup();
@@ -344,7 +503,7 @@ fn table(program: &Program, model: AxModel, acc: TableAcc, summary: AxSummary) -
         })
         .collect();
     OutcomeTable {
-        model: format!("ax.{}", model.name()),
+        model,
         rows,
         failures: acc
             .failures

@@ -243,6 +243,7 @@ async function loadModels() {
   const box = (name) => el('label', {}, el('input', { type: 'checkbox', name: 'model', value: name, onchange: updateUrl }), ` ${name}`);
   $('#op-models').append(...models.operational.map(box));
   $('#ax-models').append(...models.axiomatic.map(box));
+  $('#cat-models').append(...models.cat.map(box));
   $('#step-model').append(...models.operational.map((m) => el('option', { value: m }, m)));
 }
 
@@ -254,7 +255,7 @@ function selectModels(names) {
   for (const input of document.querySelectorAll('input[name=model]')) {
     input.checked = names.includes(input.value);
   }
-  const op = names.find((n) => !n.startsWith('ax.'));
+  const op = names.find((n) => !n.startsWith('ax.') && !n.startsWith('cat:'));
   if (op) $('#step-model').value = op;
 }
 
@@ -321,12 +322,12 @@ function renderRun(r, dots) {
     tr.addEventListener('click', () => toggleDetail(tr, r, row, dots ? dots[j] : null, { outcome: row.values }));
     rows.append(tr);
   });
-  const operational = !r.model.startsWith('ax.');
+  const operational = !r.model.startsWith('ax.') && !r.model.startsWith('cat:');
   return el('section', { class: 'run', dataset: { model: r.model } },
     el('h4', {}, `${r.test} under ${r.model} (${r.mode}${sampled ? `, ${r.runs} runs, seed ${r.seed}` : ''}): `,
       el('span', { class: `verdict-${r.verdict}` }, r.verdict || 'no condition')),
     r.condition ? el('div', { class: 'condition' }, r.condition) : null,
-    r.bounds.map((b) => el('div', { class: 'bound' }, `partial: ${b}`)),
+    r.bounds.map((b) => el('div', { class: 'bound' }, `partial: ${b.message}`)),
     el('table', { class: 'outcomes' },
       el('thead', {}, el('tr', {}, el('th', {}), r.columns.map((c) => el('th', {}, c)),
         counted ? el('th', {}, countName) : null, el('th', { class: 'notes' }, 'notes'))),
@@ -357,7 +358,7 @@ function toggleDetail(tr, r, row, dot, follow) {
   box.textContent = '';
   if (wasOpen) return;
   tr.classList.add('open');
-  const operational = !r.model.startsWith('ax.');
+  const operational = !r.model.startsWith('ax.') && !r.model.startsWith('cat:');
   const values = r.columns.map((c, i) => `${c}=${row.values[i]}`).join(' ');
   box.append(el('div', { class: 'detail-title' }, `outcome ${values}`));
   if (row.witness) box.append(el('pre', { class: 'witness' }, row.witness.join('\n')));

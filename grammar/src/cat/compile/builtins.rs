@@ -1,0 +1,153 @@
+//! The names every model starts with (herd7 manual, "Pre-defined
+//! identifiers"), as relaxlab's candidate executions provide them. Which
+//! tags exist depends on the model's architecture: a C model sees the C11
+//! orders, a hardware model the barriers of the program compiled for it.
+//! Names herd7 defines for other architectures or features relaxlab does
+//! not model are bound to [`Val::Missing`], so a model using them is
+//! refused with a message naming the construct rather than "unknown".
+
+use relaxlab_semantics::axiomatic::cat::{Arch, CatBuilder, Op, RelPrim, SetPrim};
+use relaxlab_semantics::axiomatic::Mode;
+use relaxlab_semantics::ir::HwFence;
+
+use super::value::{Env, Prim, Val};
+
+/// Sets every architecture has.
+const SETS: &[(&str, SetPrim)] = &[
+    ("R", SetPrim::Reads),
+    ("W", SetPrim::Writes),
+    ("M", SetPrim::Memory),
+    ("F", SetPrim::Fences),
+    ("IW", SetPrim::Init),
+    ("FW", SetPrim::Final),
+    ("B", SetPrim::Branches),
+    ("RMW", SetPrim::Rmw),
+    ("X", SetPrim::Locked),
+    ("FORK", SetPrim::Fork),
+    ("JOIN", SetPrim::Join),
+];
+
+/// C11 order tags (C models).
+const C_SETS: &[(&str, SetPrim)] = &[
+    ("NA", SetPrim::Mode(Mode::Na)),
+    ("RLX", SetPrim::Mode(Mode::Rlx)),
+    ("ACQ", SetPrim::Mode(Mode::Acq)),
+    ("REL", SetPrim::Mode(Mode::Rel)),
+    ("ACQ_REL", SetPrim::Mode(Mode::AcqRel)),
+    ("SC", SetPrim::Mode(Mode::Sc)),
+    ("A", SetPrim::Atomic),
+];
+
+/// Hardware barriers (hardware models), with herd7's x86 names.
+const HW_SETS: &[(&str, SetPrim)] = &[
+    ("SS", SetPrim::HwFence(HwFence::SS)),
+    ("SL", SetPrim::HwFence(HwFence::SL)),
+    ("LL", SetPrim::HwFence(HwFence::LL)),
+    ("LS", SetPrim::HwFence(HwFence::LS)),
+    ("FULL", SetPrim::HwFence(HwFence::Full)),
+    ("MFENCE", SetPrim::HwFence(HwFence::Full)),
+    ("SFENCE", SetPrim::HwFence(HwFence::SS)),
+    ("LFENCE", SetPrim::HwFence(HwFence::LL)),
+];
+
+const RELS: &[(&str, RelPrim)] = &[
+    ("po", RelPrim::Po),
+    ("asw", RelPrim::Asw),
+    ("rf", RelPrim::Rf),
+    ("co", RelPrim::Co),
+    ("rmw", RelPrim::Rmw),
+    ("loc", RelPrim::Loc),
+    ("ext", RelPrim::Ext),
+    ("int", RelPrim::Int),
+    ("id", RelPrim::Id),
+    ("addr", RelPrim::Addr),
+    ("data", RelPrim::Data),
+    ("ctrl", RelPrim::Ctrl),
+];
+
+/// herd7 names relaxlab does not provide, and why.
+const MISSING: &[(&str, &str)] = &[
+    (
+        "classes-loc",
+        "`classes-loc` (sets of sets of events) is not supported",
+    ),
+    (
+        "classes",
+        "`classes` (sets of sets of events) is not supported",
+    ),
+    (
+        "partition",
+        "`partition` (sets of sets of events) is not supported",
+    ),
+    (
+        "cross",
+        "`cross` (sets of sets of relations) is not supported",
+    ),
+    (
+        "tag2events",
+        "`tag2events` (bell annotations) is not supported",
+    ),
+    (
+        "tag2instrs",
+        "`tag2instrs` (bell annotations) is not supported",
+    ),
+    ("tag2scope", "`tag2scope` (scopes) is not supported"),
+    ("fromto", "`fromto` is not supported"),
+    (
+        "iico",
+        "`iico` (intra-instruction order) does not exist in relaxlab's executions",
+    ),
+    (
+        "iico_data",
+        "`iico_data` (intra-instruction order) does not exist in relaxlab's executions",
+    ),
+    (
+        "iico_ctrl",
+        "`iico_ctrl` (intra-instruction order) does not exist in relaxlab's executions",
+    ),
+    ("si", "`si` (same instruction instance) is not provided"),
+    ("same-instr", "`same-instr` is not provided"),
+    (
+        "sca",
+        "`sca` (single-copy atomic classes, mixed-size) is not supported",
+    ),
+    (
+        "I",
+        "`I` (herd7's architecture-specific init set) is not provided: use `IW`",
+    ),
+];
+
+/// The initial environment of a model of architecture `arch`.
+pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
+    let mut env = Env::default();
+    for (name, why) in MISSING {
+        env = env.bind(*name, Val::Missing(why));
+    }
+    let tags: &[(&str, SetPrim)] = match arch {
+        Arch::C => C_SETS,
+        Arch::Hardware(_) => HW_SETS,
+    };
+    for (name, p) in SETS.iter().chain(tags) {
+        env = env.bind(*name, Val::Set(b.node(Op::Set(*p))));
+    }
+    for (name, p) in RELS {
+        env = env.bind(*name, Val::Rel(b.node(Op::Rel(*p))));
+    }
+    env = env.bind("domain", Val::Prim(Prim::Domain));
+    env = env.bind("range", Val::Prim(Prim::Range));
+    env.bind("linearisations", Val::Prim(Prim::Linearisations))
+}
+
+/// The tag names of the other architecture, for a "not in this
+/// architecture" message.
+pub(crate) fn other_arch_tag(arch: Arch, name: &str) -> Option<&'static str> {
+    match arch {
+        Arch::C if HW_SETS.iter().any(|(n, _)| *n == name) => Some(
+            "a hardware barrier set: it exists in models whose title names a hardware architecture (SC, TSO, X86, PSO, PSLO)",
+        ),
+        Arch::Hardware(_) if C_SETS.iter().any(|(n, _)| *n == name) => Some(
+            "a C11 order tag: it exists in models whose title names the C architecture; a hardware model sees the program compiled for it, where accesses are plain",
+        ),
+        _ => None,
+    }
+}

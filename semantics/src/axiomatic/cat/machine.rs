@@ -1,0 +1,623 @@
+//! The evaluator: runs a compiled model's schedule over one candidate
+//! execution.
+//!
+//! Values live in an arena of `u128` rows reused from one execution to the
+//! next (a relation over `n` events takes `n` rows, a set one word), so
+//! judging an execution allocates nothing unless a flag fires.
+//!
+//! `with x from linearisations(S, r)` (herd7 manual, "Candidate execution
+//! extension") is existential: the execution is accepted when some strict
+//! total order of S extending r passes the rest of the model; an
+//! execution counts once however many orders pass (herd7 counts each).
+//! The orders are built one element at a time, depth first. A prefix
+//! bounds every completion from below (the prefix's order, and the prefix
+//! before everything else) and from above (that, and any order among the
+//! rest), so every node that depends on the choice is computed twice, on
+//! the lower and on the upper bound: monotone operations keep the bounds,
+//! difference and complement swap them. A check that fails on the bound
+//! that makes it easiest to pass (`acyclic`, `irreflexive`, `empty` on
+//! the lower bound; their negations on the upper) fails for every
+//! completion, and the prefix is abandoned. This is herd's semantics
+//! computed with pruning, for any check: the search visits at most
+//! `budget` prefixes per execution, and says so when it stops there.
+
+use super::deps::{dependencies, Deps};
+use super::model::{CatModel, Check, CheckKind, Choice, Kind, NodeId, Op, Stmt, Test};
+use super::prims;
+use super::rows::{self, bit, full, members};
+use super::schedule::Step;
+use crate::axiomatic::execution::{EventId, Execution};
+use crate::axiomatic::relation::Relation;
+use crate::ir::Program;
+
+/// A flag that fired on an accepted execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fired {
+    /// The flag's name.
+    pub name: String,
+    /// The pairs of the flagged relation (for a set, each event with
+    /// itself).
+    pub pairs: Vec<(EventId, EventId)>,
+}
+
+/// What a model says of an execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every check passed (for some choice of every `with`); the flags
+    /// that fired.
+    Accepted(Vec<Fired>),
+    /// The statement of the check that failed (the last one tried, when a
+    /// `with` tried several choices); `None` when a `with` had no choice
+    /// at all. [`CatModel::check_name`] names it.
+    Rejected(Option<usize>),
+    /// The search over `with` choices stopped at its budget.
+    Undetermined,
+}
+
+/// How a run of the schedule ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Accept,
+    Reject,
+    Exhausted,
+}
+
+/// Which bound of an interval a computation produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Lower,
+    Upper,
+}
+
+impl Bound {
+    fn flip(self) -> Bound {
+        match self {
+            Bound::Lower => Bound::Upper,
+            Bound::Upper => Bound::Lower,
+        }
+    }
+}
+
+/// The evaluator of one model, with its arena.
+#[derive(Debug)]
+pub struct Machine<'m> {
+    model: &'m CatModel,
+    /// Events of the current execution.
+    n: usize,
+    /// Per node: its set value (lower and upper bounds).
+    set_lo: Vec<u128>,
+    set_hi: Vec<u128>,
+    /// Per relation node: its slot in the relation arenas.
+    slot: Vec<u32>,
+    rel_lo: Vec<u128>,
+    rel_hi: Vec<u128>,
+    tmp: Vec<u128>,
+    /// The segment whose nodes carry intervals, while a `with` searches.
+    interval: Option<u32>,
+    /// Prefixes the current execution's `with` search may still visit.
+    budget: u64,
+    budget_per_execution: u64,
+    fired: Vec<Fired>,
+    failed: Option<usize>,
+    deps: Option<Deps>,
+}
+
+impl<'m> Machine<'m> {
+    /// An evaluator of `model` whose `with` searches visit at most
+    /// `budget` prefixes per execution.
+    pub fn new(model: &'m CatModel, budget: u64) -> Machine<'m> {
+        let mut slot = vec![u32::MAX; model.nodes.len()];
+        let mut rels = 0u32;
+        for (i, node) in model.nodes.iter().enumerate() {
+            if node.kind == Kind::Rel {
+                slot[i] = rels;
+                rels += 1;
+            }
+        }
+        Machine {
+            model,
+            n: 0,
+            set_lo: vec![0; model.nodes.len()],
+            set_hi: vec![0; model.nodes.len()],
+            slot,
+            rel_lo: Vec::new(),
+            rel_hi: Vec::new(),
+            tmp: Vec::new(),
+            interval: None,
+            budget: budget.max(1),
+            budget_per_execution: budget.max(1),
+            fired: Vec::new(),
+            failed: None,
+            deps: None,
+        }
+    }
+
+    /// Judges `ex`, an execution of `program` (the program the model
+    /// judges: see [`crate::axiomatic::prepare_cat`]).
+    pub fn judge(&mut self, program: &Program, ex: &Execution) -> Verdict {
+        self.start(program, ex);
+        let model = self.model;
+        match self.run(ex, &model.schedule.steps, 0) {
+            Run::Accept => Verdict::Accepted(std::mem::take(&mut self.fired)),
+            Run::Reject => Verdict::Rejected(self.failed),
+            Run::Exhausted => Verdict::Undetermined,
+        }
+    }
+
+    /// The shown relations of the execution last accepted by
+    /// [`Machine::judge`] (a shown set as the identity on it).
+    pub fn shown(&mut self, ex: &Execution) -> Vec<(String, Relation)> {
+        let model = self.model;
+        for step in &model.schedule.show_steps {
+            self.exact_step(ex, step);
+        }
+        model
+            .shows
+            .iter()
+            .map(|(name, node)| {
+                let mut r = Relation::new(self.n);
+                match self.model.nodes[node.index()].kind {
+                    Kind::Set => {
+                        for e in members(self.set_lo[node.index()]) {
+                            r.add_idx(e, e);
+                        }
+                    }
+                    Kind::Rel => {
+                        let rows = self.rows(*node, Bound::Lower);
+                        for (a, row) in rows.iter().enumerate() {
+                            for b in members(*row) {
+                                r.add_idx(a, b);
+                            }
+                        }
+                    }
+                }
+                (name.clone(), r)
+            })
+            .collect()
+    }
+
+    /// Sizes the arena for `ex` and forgets the previous execution.
+    fn start(&mut self, program: &Program, ex: &Execution) {
+        self.n = ex.len();
+        let rels = self.slot.iter().filter(|s| **s != u32::MAX).count();
+        let size = rels * self.n;
+        if self.rel_lo.len() < size {
+            self.rel_lo.resize(size, 0);
+            self.rel_hi.resize(size, 0);
+        }
+        self.tmp.resize(self.n, 0);
+        self.interval = None;
+        self.budget = self.budget_per_execution;
+        self.fired.clear();
+        self.failed = None;
+        self.deps = self.model.needs_deps.then(|| dependencies(program, ex));
+    }
+
+    fn range_of(&self, node: NodeId) -> std::ops::Range<usize> {
+        let s = self.slot[node.index()] as usize * self.n;
+        s..s + self.n
+    }
+
+    /// Does `node` carry an interval in the current search?
+    fn varies(&self, node: NodeId) -> bool {
+        self.interval == Some(self.model.schedule.segment[node.index()])
+    }
+
+    fn rows(&self, node: NodeId, bound: Bound) -> &[u128] {
+        let r = self.range_of(node);
+        if bound == Bound::Upper && self.varies(node) {
+            &self.rel_hi[r]
+        } else {
+            &self.rel_lo[r]
+        }
+    }
+
+    fn set(&self, node: NodeId, bound: Bound) -> u128 {
+        if bound == Bound::Upper && self.varies(node) {
+            self.set_hi[node.index()]
+        } else {
+            self.set_lo[node.index()]
+        }
+    }
+
+    /// Computes `node`'s `bound` from its operands' bounds.
+    fn compute(&mut self, ex: &Execution, node: NodeId, bound: Bound) {
+        let op = self.model.nodes[node.index()].op;
+        let n = self.n;
+        if op.kind() == Kind::Set {
+            let v = match op {
+                Op::Set(p) => prims::set(ex, p),
+                Op::EmptySet => 0,
+                Op::SetUnion(a, b) => self.set(a, bound) | self.set(b, bound),
+                Op::SetInter(a, b) => self.set(a, bound) & self.set(b, bound),
+                Op::SetDiff(a, b) => self.set(a, bound) & !self.set(b, bound.flip()),
+                Op::SetCompl(a) => full(n) & !self.set(a, bound.flip()),
+                Op::Domain(a) => rows::domain(self.rows(a, bound)),
+                Op::Range(a) => rows::range(self.rows(a, bound)),
+                // Set by their loop.
+                Op::Rec { .. } => return,
+                _ => unreachable!("relaxlab internal error: relation op in a set node"),
+            };
+            match bound {
+                Bound::Lower => self.set_lo[node.index()] = v,
+                Bound::Upper => self.set_hi[node.index()] = v,
+            }
+            return;
+        }
+        let mut tmp = std::mem::take(&mut self.tmp);
+        match op {
+            Op::Rel(p) => prims::relation(ex, p, self.deps.as_ref(), &mut tmp),
+            Op::EmptyRel => tmp.fill(0),
+            Op::Union(a, b) | Op::Inter(a, b) | Op::Diff(a, b) => {
+                let (ra, rb) = match op {
+                    Op::Diff(..) => (self.rows(a, bound), self.rows(b, bound.flip())),
+                    _ => (self.rows(a, bound), self.rows(b, bound)),
+                };
+                for (i, t) in tmp.iter_mut().enumerate() {
+                    *t = match op {
+                        Op::Union(..) => ra[i] | rb[i],
+                        Op::Inter(..) => ra[i] & rb[i],
+                        _ => ra[i] & !rb[i],
+                    };
+                }
+            }
+            Op::Compl(a) => {
+                let ra = self.rows(a, bound.flip());
+                for (t, r) in tmp.iter_mut().zip(ra) {
+                    *t = full(n) & !r;
+                }
+            }
+            Op::Seq(a, b) => rows::seq(&mut tmp, self.rows(a, bound), self.rows(b, bound)),
+            Op::Inverse(a) => rows::inverse(&mut tmp, self.rows(a, bound)),
+            Op::Plus(a) | Op::Star(a) | Op::Opt(a) => {
+                tmp.copy_from_slice(self.rows(a, bound));
+                if !matches!(op, Op::Opt(_)) {
+                    rows::plus_in_place(&mut tmp);
+                }
+                if !matches!(op, Op::Plus(_)) {
+                    rows::add_identity(&mut tmp);
+                }
+            }
+            Op::IdOn(s) => rows::id_on(&mut tmp, self.set(s, bound)),
+            Op::Cartesian(s, t) => {
+                rows::cartesian(&mut tmp, self.set(s, bound), self.set(t, bound))
+            }
+            Op::Rec { .. } | Op::Var { .. } => {
+                self.tmp = tmp;
+                return;
+            }
+            _ => unreachable!("relaxlab internal error: set op in a relation node"),
+        }
+        let r = self.range_of(node);
+        match bound {
+            Bound::Lower => self.rel_lo[r].copy_from_slice(&tmp),
+            Bound::Upper => self.rel_hi[r].copy_from_slice(&tmp),
+        }
+        self.tmp = tmp;
+    }
+
+    /// Runs one step that is not a `with` or a check, exactly.
+    fn exact_step(&mut self, ex: &Execution, step: &Step) {
+        match step {
+            Step::Eval(node) => self.compute(ex, *node, Bound::Lower),
+            Step::Fix { group, body } => self.fix(ex, *group, body, &[Bound::Lower]),
+            Step::Check(_) | Step::With { .. } => {}
+        }
+    }
+
+    /// LEAST FIXED POINT of a `let rec` group: unknowns start empty; the
+    /// body runs until the equations give back the unknowns. The front end
+    /// admits only equations monotone in the unknowns, so each round adds
+    /// pairs and the loop ends.
+    fn fix(&mut self, ex: &Execution, group: u32, body: &[Step], bounds: &[Bound]) {
+        let model = self.model;
+        let g = &model.groups[group as usize];
+        for &v in &g.vars {
+            for &b in bounds {
+                self.store_empty(v, b);
+            }
+        }
+        loop {
+            for step in body {
+                match step {
+                    Step::Eval(node) => {
+                        for &b in bounds {
+                            self.compute(ex, *node, b);
+                        }
+                    }
+                    Step::Fix { group, body } => self.fix(ex, *group, body, bounds),
+                    Step::Check(_) | Step::With { .. } => {}
+                }
+            }
+            let mut changed = false;
+            for (&v, &body) in g.vars.iter().zip(&g.bodies) {
+                for &b in bounds {
+                    changed |= self.copy_into(v, body, b);
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    fn store_empty(&mut self, node: NodeId, bound: Bound) {
+        match self.model.nodes[node.index()].kind {
+            Kind::Set => match bound {
+                Bound::Lower => self.set_lo[node.index()] = 0,
+                Bound::Upper => self.set_hi[node.index()] = 0,
+            },
+            Kind::Rel => {
+                let r = self.range_of(node);
+                match bound {
+                    Bound::Lower => self.rel_lo[r].fill(0),
+                    Bound::Upper => self.rel_hi[r].fill(0),
+                }
+            }
+        }
+    }
+
+    /// Copies `from`'s bound into `to`; did `to` change?
+    fn copy_into(&mut self, to: NodeId, from: NodeId, bound: Bound) -> bool {
+        match self.model.nodes[to.index()].kind {
+            Kind::Set => {
+                let v = self.set(from, bound);
+                let slot = match bound {
+                    Bound::Lower => &mut self.set_lo[to.index()],
+                    Bound::Upper => &mut self.set_hi[to.index()],
+                };
+                let changed = *slot != v;
+                *slot = v;
+                changed
+            }
+            Kind::Rel => {
+                let mut tmp = std::mem::take(&mut self.tmp);
+                tmp.copy_from_slice(self.rows(from, bound));
+                let r = self.range_of(to);
+                let dst = match bound {
+                    Bound::Lower => &mut self.rel_lo[r],
+                    Bound::Upper => &mut self.rel_hi[r],
+                };
+                let changed = *dst != tmp[..];
+                dst.copy_from_slice(&tmp);
+                self.tmp = tmp;
+                changed
+            }
+        }
+    }
+
+    /// Does the check's test hold on `bound`?
+    fn test_holds(&self, c: &Check, bound: Bound) -> bool {
+        match self.model.nodes[c.node.index()].kind {
+            Kind::Set => match c.test {
+                Test::Empty => self.set(c.node, bound) == 0,
+                // The front end only lets relations reach these.
+                Test::Acyclic | Test::Irreflexive => true,
+            },
+            Kind::Rel => {
+                let r = self.rows(c.node, bound);
+                match c.test {
+                    Test::Acyclic => rows::is_acyclic(r),
+                    Test::Irreflexive => rows::is_irreflexive(r),
+                    Test::Empty => rows::is_empty(r),
+                }
+            }
+        }
+    }
+
+    /// Does the check pass, exactly?
+    fn passes(&self, c: &Check) -> bool {
+        self.test_holds(c, Bound::Lower) != c.negated
+    }
+
+    /// Does the check fail for every value within the current intervals?
+    fn surely_fails(&self, c: &Check) -> bool {
+        if c.negated {
+            self.test_holds(c, Bound::Upper)
+        } else {
+            !self.test_holds(c, Bound::Lower)
+        }
+    }
+
+    /// Runs `steps` from `pc` exactly.
+    fn run(&mut self, ex: &Execution, steps: &[Step], mut pc: usize) -> Run {
+        let model = self.model;
+        while let Some(step) = steps.get(pc) {
+            match step {
+                Step::Check(i) => {
+                    let Stmt::Check(c) = &model.stmts[*i] else {
+                        unreachable!("relaxlab internal error: check step on a with")
+                    };
+                    // A check rejects when it fails; `flag` reports when
+                    // its check holds (herd7: "successful flagged checks
+                    // are recorded"), `undefined_unless` when it fails.
+                    match (c.kind, self.passes(c)) {
+                        (CheckKind::Check, false) => {
+                            self.failed = Some(*i);
+                            return Run::Reject;
+                        }
+                        (CheckKind::Flag, true) | (CheckKind::UndefinedUnless, false) => {
+                            self.fire(c)
+                        }
+                        _ => {}
+                    }
+                }
+                Step::With { with, choice } => {
+                    return self.choose(ex, steps, pc, *with, *choice);
+                }
+                step => self.exact_step(ex, step),
+            }
+            pc += 1;
+        }
+        Run::Accept
+    }
+
+    /// Records a fired flag with the pairs of its relation (the pairs that
+    /// make `flag ~empty r` hold or `undefined_unless empty r` fail).
+    fn fire(&mut self, c: &Check) {
+        let pairs = match self.model.nodes[c.node.index()].kind {
+            Kind::Set => members(self.set_lo[c.node.index()])
+                .map(|e| (EventId::new(e), EventId::new(e)))
+                .collect(),
+            Kind::Rel => self
+                .rows(c.node, Bound::Lower)
+                .iter()
+                .enumerate()
+                .flat_map(|(a, row)| members(*row).map(move |b| (EventId::new(a), EventId::new(b))))
+                .collect(),
+        };
+        self.fired.push(Fired {
+            name: c.name.clone(),
+            pairs,
+        });
+    }
+
+    /// Runs the steps after the `with` at `pc` in interval mode; does a
+    /// check surely fail?
+    fn pruned(&mut self, ex: &Execution, steps: &[Step], pc: usize) -> bool {
+        let model = self.model;
+        for step in &steps[pc + 1..] {
+            match step {
+                Step::Eval(node) => {
+                    self.compute(ex, *node, Bound::Lower);
+                    self.compute(ex, *node, Bound::Upper);
+                }
+                Step::Fix { group, body } => {
+                    self.fix(ex, *group, body, &[Bound::Lower, Bound::Upper]);
+                }
+                Step::Check(i) => {
+                    if let Stmt::Check(c) = &model.stmts[*i] {
+                        if c.kind == CheckKind::Check && self.surely_fails(c) {
+                            self.failed = Some(*i);
+                            return true;
+                        }
+                    }
+                }
+                Step::With { .. } => return false,
+            }
+        }
+        false
+    }
+
+    /// WITH: searches the choices of `with` number `with` (see the module
+    /// docs), running the rest of the schedule on each complete one.
+    fn choose(
+        &mut self,
+        ex: &Execution,
+        steps: &[Step],
+        pc: usize,
+        with: u32,
+        choice: Choice,
+    ) -> Run {
+        let Choice::Linearisations { set, rel } = choice;
+        let elems: Vec<usize> = members(self.set(set, Bound::Lower)).collect();
+        let r = self.rows(rel, Bound::Lower);
+        // `preds[i]`: the elements (by position in `elems`) r puts before
+        // element i. A pair of r on one element is a cycle: no order.
+        let mut preds = vec![0u128; elems.len()];
+        for (j, &b) in elems.iter().enumerate() {
+            for (i, &a) in elems.iter().enumerate() {
+                if r[a] & bit(b) != 0 {
+                    if i == j {
+                        return Run::Reject;
+                    }
+                    preds[j] |= bit(i);
+                }
+            }
+        }
+        let var = self
+            .model
+            .nodes
+            .iter()
+            .position(|n| n.op == Op::Var { with })
+            .map(|i| NodeId(i as u32));
+        let mut search = Search {
+            elems,
+            preds,
+            prefix: Vec::new(),
+            placed: 0,
+            var,
+            segment: with + 1,
+            fired_before: self.fired.len(),
+        };
+        self.search(ex, steps, pc, &mut search)
+    }
+
+    fn search(&mut self, ex: &Execution, steps: &[Step], pc: usize, s: &mut Search) -> Run {
+        if self.budget == 0 {
+            return Run::Exhausted;
+        }
+        self.budget -= 1;
+        let complete = s.prefix.len() == s.elems.len();
+        if !complete {
+            self.set_bounds(s);
+            let saved = self.interval.replace(s.segment);
+            let pruned = self.pruned(ex, steps, pc);
+            self.interval = saved;
+            if pruned {
+                return Run::Reject;
+            }
+        } else {
+            self.set_bounds(s);
+            let saved = self.interval.take();
+            let run = self.run(ex, steps, pc + 1);
+            self.interval = saved;
+            if run != Run::Reject {
+                return run;
+            }
+            self.fired.truncate(s.fired_before);
+            return Run::Reject;
+        }
+        for i in 0..s.elems.len() {
+            if s.placed & bit(i) != 0 || s.preds[i] & !s.placed != 0 {
+                continue;
+            }
+            s.prefix.push(i);
+            s.placed |= bit(i);
+            let run = self.search(ex, steps, pc, s);
+            s.placed &= !bit(i);
+            s.prefix.pop();
+            if run != Run::Reject {
+                return run;
+            }
+        }
+        Run::Reject
+    }
+
+    /// Sets the `with` variable to the bounds of the current prefix: the
+    /// lower bound orders the prefix and puts it before the rest; the
+    /// upper bound adds every pair among the rest.
+    fn set_bounds(&mut self, s: &Search) {
+        let Some(var) = s.var else { return };
+        let all: u128 = s.elems.iter().fold(0, |acc, &e| acc | bit(e));
+        let mut before = 0u128;
+        let r = self.range_of(var);
+        self.rel_lo[r.clone()].fill(0);
+        for &i in &s.prefix {
+            let e = s.elems[i];
+            before |= bit(e);
+            self.rel_lo[r.start + e] = all & !before;
+        }
+        self.rel_hi[r.clone()].copy_from_slice(&self.rel_lo[r.clone()]);
+        let rest = all & !before;
+        for e in members(rest) {
+            self.rel_hi[r.start + e] = rest & !bit(e);
+        }
+    }
+}
+
+/// The state of one `with` search.
+struct Search {
+    /// The events to order.
+    elems: Vec<usize>,
+    /// Per element, the elements that must come before it.
+    preds: Vec<u128>,
+    /// The order so far (positions in `elems`).
+    prefix: Vec<usize>,
+    placed: u128,
+    /// The variable's node, if the model uses it.
+    var: Option<NodeId>,
+    /// The segment of the nodes that depend on the choice.
+    segment: u32,
+    fired_before: usize,
+}

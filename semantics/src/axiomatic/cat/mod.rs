@@ -1,0 +1,18 @@
+//! User-defined axiomatic models in herd7's cat language: the compiled
+//! relation program ([`model`]), its evaluation order ([`schedule`]), and
+//! the evaluator over candidate executions ([`machine`]). The front end
+//! (parsing, includes, names, functions) lives in `relaxlab-grammar`.
+
+mod deps;
+mod machine;
+mod model;
+mod prims;
+mod rows;
+mod schedule;
+
+pub use machine::{Fired, Machine, Verdict};
+pub use model::{
+    Arch, BuildError, CatBuilder, CatModel, Check, CheckKind, Choice, Kind, Node, NodeId, Op,
+    RecGroup, RelPrim, SetPrim, Stmt, Test,
+};
+pub use schedule::MAX_SCOPES;

@@ -1,0 +1,498 @@
+//! A compiled cat model: the relation program the evaluator runs over each
+//! candidate execution.
+//!
+//! herd7's cat language (Alglave, Maranget and Tautschnig, "Herding cats",
+//! TOPLAS 2014; the herd7 manual, "Model definitions") describes a model
+//! as definitions of event sets and relations and checks on them. The
+//! front end (`relaxlab-grammar`, `cat` module) resolves names, includes,
+//! functions and procedures statically and hands over what remains: a DAG
+//! of set and relation operations over the primitives of a candidate
+//! execution ([`Node`]), least fixed points of `let rec` groups
+//! ([`RecGroup`]), the checks in program order and the `with` choices
+//! ([`Stmt`]), and the relations `show` names for pictures. Nodes are
+//! interned, so a definition used in many places (`hb` in RC11) is
+//! computed once per execution.
+//!
+//! [`CatBuilder::finish`] orders the nodes into a schedule
+//! (`super::schedule`) that computes each node the first time a check
+//! needs it.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::schedule::{schedule, Schedule};
+use crate::axiomatic::execution::Mode;
+use crate::ir::HwFence;
+use crate::mapping::Target;
+
+/// A node of the relation program: an index into [`CatModel`]'s nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The machine a model describes, from the first word of its title line
+/// (herd7's "architecture specification"): it decides how the program is
+/// compiled before the model sees it (MODELS.md 2.5) and which event tags
+/// exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Arch {
+    /// `C` (and a title without a known architecture): the program as
+    /// written, accesses and fences tagged with their C11 orders.
+    C,
+    /// `SC`, `TSO`/`X86`, `PSO`/`PSLO`: the program compiled for the
+    /// hardware family; every access is a plain access and fences are
+    /// hardware barriers.
+    Hardware(Target),
+}
+
+impl Arch {
+    /// The architecture a title word names, if any.
+    pub fn from_title(word: &str) -> Option<Arch> {
+        Some(match word {
+            "C" => Arch::C,
+            "SC" => Arch::Hardware(Target::Sc),
+            "TSO" | "X86" | "X86_64" => Arch::Hardware(Target::Tso),
+            "PSO" | "PSLO" => Arch::Hardware(Target::Pso),
+            _ => return None,
+        })
+    }
+
+    /// The compilation target of the program the model judges.
+    pub fn target(self) -> Option<Target> {
+        match self {
+            Arch::C => None,
+            Arch::Hardware(t) => Some(t),
+        }
+    }
+}
+
+/// Event sets a candidate execution provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetPrim {
+    /// `_`: every event.
+    All,
+    /// `R`: reads, the read halves of RMWs and failed CAS included.
+    Reads,
+    /// `W`: writes, init writes included.
+    Writes,
+    /// `M`: reads and writes.
+    Memory,
+    /// `F`: fences.
+    Fences,
+    /// `IW`: the init writes.
+    Init,
+    /// `FW`: the last write of each location in `co`.
+    Final,
+    /// `B`: branch events. The IR has none: always empty.
+    Branches,
+    /// `RMW`: both halves of every successful RMW or CAS.
+    Rmw,
+    /// `X`: the events of locked instructions (RMW halves, failed CAS
+    /// reads).
+    Locked,
+    /// `FORK`, `JOIN`: fork and join events.
+    Fork,
+    Join,
+    /// `NA`, `RLX`, `ACQ`, `REL`, `ACQ_REL`, `SC` (C only): accesses and
+    /// fences with that order; `NA` holds accesses only.
+    Mode(Mode),
+    /// `A` (C only): atomic accesses (every order but `NA`).
+    Atomic,
+    /// `SS`, `SL`, `LL`, `LS`, `FULL` and herd's `MFENCE` (= `FULL`),
+    /// `SFENCE` (= `SS`), `LFENCE` (= `LL`) (hardware only). `FULL` also
+    /// holds fork and join events, which act as full barriers (MODELS.md 1).
+    HwFence(HwFence),
+}
+
+/// Relations a candidate execution provides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RelPrim {
+    /// Program order within each thread.
+    Po,
+    /// relaxlab's additional synchronises-with: init writes before every
+    /// thread's events, fork and join edges (MODELS.md 4).
+    Asw,
+    Rf,
+    Co,
+    /// The read and the write of each successful RMW or CAS.
+    Rmw,
+    /// Events on the same location (memory events only, identity included).
+    Loc,
+    /// Events of different threads (the init writes count as a thread).
+    Ext,
+    /// Events of the same thread.
+    Int,
+    Id,
+    /// Address dependencies: locations are static in the IR, so none.
+    Addr,
+    /// Data dependencies: from a read to a write whose value depends on it
+    /// through registers.
+    Data,
+    /// Control dependencies: from a read to every event after a branch
+    /// whose condition depends on it.
+    Ctrl,
+}
+
+/// Whether a node denotes an event set or a relation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Set,
+    Rel,
+}
+
+/// An operation of the relation program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Set(SetPrim),
+    Rel(RelPrim),
+    EmptySet,
+    EmptyRel,
+    SetUnion(NodeId, NodeId),
+    SetInter(NodeId, NodeId),
+    SetDiff(NodeId, NodeId),
+    /// `~S`: every event not in S.
+    SetCompl(NodeId),
+    /// `domain(r)`, `range(r)`.
+    Domain(NodeId),
+    Range(NodeId),
+    Union(NodeId, NodeId),
+    Inter(NodeId, NodeId),
+    Diff(NodeId, NodeId),
+    /// `~r`: every pair not in r.
+    Compl(NodeId),
+    Seq(NodeId, NodeId),
+    Inverse(NodeId),
+    Plus(NodeId),
+    Star(NodeId),
+    Opt(NodeId),
+    /// `[S]`.
+    IdOn(NodeId),
+    /// `S * T`.
+    Cartesian(NodeId, NodeId),
+    /// The current value of unknown `index` of `let rec` group `group`.
+    Rec {
+        group: u32,
+        index: u32,
+        kind: Kind,
+    },
+    /// The relation chosen by `with` number `with`.
+    Var {
+        with: u32,
+    },
+}
+
+impl Op {
+    /// The operands of the operation.
+    pub fn operands(&self) -> impl Iterator<Item = NodeId> {
+        let (a, b) = match *self {
+            Op::SetUnion(a, b)
+            | Op::SetInter(a, b)
+            | Op::SetDiff(a, b)
+            | Op::Union(a, b)
+            | Op::Inter(a, b)
+            | Op::Diff(a, b)
+            | Op::Seq(a, b)
+            | Op::Cartesian(a, b) => (Some(a), Some(b)),
+            Op::SetCompl(a)
+            | Op::Domain(a)
+            | Op::Range(a)
+            | Op::Compl(a)
+            | Op::Inverse(a)
+            | Op::Plus(a)
+            | Op::Star(a)
+            | Op::Opt(a)
+            | Op::IdOn(a) => (Some(a), None),
+            Op::Set(_)
+            | Op::Rel(_)
+            | Op::EmptySet
+            | Op::EmptyRel
+            | Op::Rec { .. }
+            | Op::Var { .. } => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    /// What the operation denotes.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Op::Set(_)
+            | Op::EmptySet
+            | Op::SetUnion(..)
+            | Op::SetInter(..)
+            | Op::SetDiff(..)
+            | Op::SetCompl(_)
+            | Op::Domain(_)
+            | Op::Range(_) => Kind::Set,
+            Op::Rec { kind, .. } => *kind,
+            _ => Kind::Rel,
+        }
+    }
+}
+
+/// A node: an operation and what it denotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub op: Op,
+    pub kind: Kind,
+}
+
+/// The unknowns of one `let rec ... and ...` and their equations: the
+/// value of unknown `i` is the least fixed point of `vars[i] = bodies[i]`
+/// (herd7 manual, "Local bindings": least fixpoint, by inclusion).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecGroup {
+    /// The [`Op::Rec`] nodes.
+    pub vars: Vec<NodeId>,
+    /// Filled by [`CatBuilder::close_group`].
+    pub bodies: Vec<NodeId>,
+}
+
+/// The three checks of cat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Test {
+    Acyclic,
+    Irreflexive,
+    Empty,
+}
+
+impl Test {
+    pub fn name(self) -> &'static str {
+        match self {
+            Test::Acyclic => "acyclic",
+            Test::Irreflexive => "irreflexive",
+            Test::Empty => "empty",
+        }
+    }
+}
+
+/// What a failed check does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CheckKind {
+    /// A plain check: the execution is rejected.
+    Check,
+    /// `flag`: when the check holds, the execution is flagged
+    /// (reported), not rejected.
+    Flag,
+    /// `undefined_unless`: when the check fails, the execution is flagged
+    /// as undefined, not rejected.
+    UndefinedUnless,
+}
+
+/// One check, as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub kind: CheckKind,
+    pub test: Test,
+    /// `~acyclic` and friends.
+    pub negated: bool,
+    pub node: NodeId,
+    /// The `as NAME`, else a name made of the test and its position.
+    pub name: String,
+}
+
+/// The set a `with` chooses from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// `linearisations(S, r)`: every strict total order of S that
+    /// contains r restricted to S.
+    Linearisations { set: NodeId, rel: NodeId },
+}
+
+/// A statement of the model, in program order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Check(Check),
+    /// `with x from E`: the rest of the model runs for each choice; the
+    /// execution is accepted when some choice passes every check.
+    With {
+        with: u32,
+        from: Choice,
+    },
+}
+
+/// A compiled model.
+#[derive(Clone, Debug)]
+pub struct CatModel {
+    /// The model's name: the title line's name, else the file name.
+    pub name: String,
+    pub arch: Arch,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) groups: Vec<RecGroup>,
+    pub(crate) stmts: Vec<Stmt>,
+    /// `show`n relations and sets, after every `unshow`, in order.
+    pub(crate) shows: Vec<(String, NodeId)>,
+    pub(crate) schedule: Schedule,
+    /// Does some node need the dependency relations?
+    pub(crate) needs_deps: bool,
+}
+
+impl CatModel {
+    /// The names of the checks, in program order.
+    pub fn check_names(&self) -> Vec<&str> {
+        self.stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Check(c) => Some(c.name.as_str()),
+                Stmt::With { .. } => None,
+            })
+            .collect()
+    }
+
+    /// The name of the check at statement `stmt` (see
+    /// [`super::Verdict::Rejected`]).
+    pub fn check_name(&self, stmt: usize) -> Option<&str> {
+        match self.stmts.get(stmt)? {
+            Stmt::Check(c) => Some(&c.name),
+            Stmt::With { .. } => None,
+        }
+    }
+
+    /// The names of the `show`n relations, in order.
+    pub fn shown(&self) -> Vec<&str> {
+        self.shows.iter().map(|(n, _)| n.as_str()).collect()
+    }
+}
+
+/// Why a model cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// More `let rec` groups and `with`s than the schedule can track.
+    TooManyScopes(usize),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::TooManyScopes(n) => write!(
+                f,
+                "the model has {n} `let rec` groups and `with` choices; at most {} are supported",
+                super::schedule::MAX_SCOPES
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds a [`CatModel`] node by node.
+///
+/// Invariant: a node's operands have smaller ids than the node, except
+/// that a [`RecGroup`]'s bodies come after its variables.
+#[derive(Debug, Default)]
+pub struct CatBuilder {
+    nodes: Vec<Node>,
+    interned: HashMap<Op, NodeId>,
+    groups: Vec<RecGroup>,
+    stmts: Vec<Stmt>,
+    withs: u32,
+}
+
+impl CatBuilder {
+    pub fn new() -> CatBuilder {
+        CatBuilder::default()
+    }
+
+    /// The node computing `op` (one node per distinct operation).
+    pub fn node(&mut self, op: Op) -> NodeId {
+        if let Some(&id) = self.interned.get(&op) {
+            return id;
+        }
+        debug_assert!(
+            op.operands().all(|o| o.index() < self.nodes.len()),
+            "relaxlab internal error: operand of a cat node not built yet"
+        );
+        let id = NodeId(
+            u32::try_from(self.nodes.len()).expect("relaxlab internal error: too many cat nodes"),
+        );
+        self.nodes.push(Node {
+            op,
+            kind: op.kind(),
+        });
+        self.interned.insert(op, id);
+        id
+    }
+
+    /// What node `id` denotes.
+    pub fn kind(&self, id: NodeId) -> Kind {
+        self.nodes[id.index()].kind
+    }
+
+    /// The operation of node `id`.
+    pub fn op(&self, id: NodeId) -> Op {
+        self.nodes[id.index()].op
+    }
+
+    /// Opens a `let rec` group with unknowns of the given kinds; returns
+    /// its number and the unknowns' nodes.
+    pub fn open_group(&mut self, kinds: &[Kind]) -> (u32, Vec<NodeId>) {
+        let group =
+            u32::try_from(self.groups.len()).expect("relaxlab internal error: too many groups");
+        let vars: Vec<NodeId> = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| {
+                self.node(Op::Rec {
+                    group,
+                    index: i as u32,
+                    kind,
+                })
+            })
+            .collect();
+        self.groups.push(RecGroup {
+            vars: vars.clone(),
+            bodies: Vec::new(),
+        });
+        (group, vars)
+    }
+
+    /// Gives group `group` its equations, one per unknown.
+    pub fn close_group(&mut self, group: u32, bodies: Vec<NodeId>) {
+        let g = &mut self.groups[group as usize];
+        debug_assert_eq!(g.vars.len(), bodies.len());
+        g.bodies = bodies;
+    }
+
+    /// A new `with` variable: its number and its node.
+    pub fn with_var(&mut self) -> (u32, NodeId) {
+        let with = self.withs;
+        self.withs += 1;
+        (with, self.node(Op::Var { with }))
+    }
+
+    pub fn check(&mut self, check: Check) {
+        self.stmts.push(Stmt::Check(check));
+    }
+
+    pub fn with(&mut self, with: u32, from: Choice) {
+        self.stmts.push(Stmt::With { with, from });
+    }
+
+    /// The model, its schedule built.
+    pub fn finish(
+        self,
+        name: String,
+        arch: Arch,
+        shows: Vec<(String, NodeId)>,
+    ) -> Result<Arc<CatModel>, BuildError> {
+        let schedule = schedule(&self.nodes, &self.groups, &self.stmts, &shows)?;
+        let needs_deps = self
+            .nodes
+            .iter()
+            .any(|n| matches!(n.op, Op::Rel(RelPrim::Data) | Op::Rel(RelPrim::Ctrl)));
+        Ok(Arc::new(CatModel {
+            name,
+            arch,
+            nodes: self.nodes,
+            groups: self.groups,
+            stmts: self.stmts,
+            shows,
+            schedule,
+            needs_deps,
+        }))
+    }
+}

@@ -1,0 +1,283 @@
+//! Cat models on the command line: `--cat FILE` (run, compare),
+//! `--cat-path DIR` and `RELAXLAB_CAT_PATH` (where includes are looked
+//! for), `expect { cat "x.cat": ...; }` and the `[cat]` table of
+//! `relaxlab.toml` (check).
+//!
+//! An `include "f.cat"` is looked for beside the including file, then in
+//! each `--cat-path` directory in the order given, then in each directory
+//! of `RELAXLAB_CAT_PATH` (separated like `PATH`). herd7's `stdlib.cat`
+//! and `cos.cat` are built in (see `relaxlab_grammar::cat::BUILT_IN_FILES`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use relaxlab_grammar::cat::{self, CatError, CatLoader, Loaded, NotFound};
+use relaxlab_semantics::axiomatic::cat::{Arch, CatModel};
+use relaxlab_semantics::axiomatic::{self, AxError, Judge};
+use relaxlab_semantics::ir::{AxModel, ModelKey, Program};
+use relaxlab_semantics::mapping::Target;
+use relaxlab_semantics::outcome::OutcomeTable;
+
+use crate::engine::{ax_options, AxiomaticError, Settings};
+
+/// The environment variable listing directories to search for includes.
+pub const PATH_VAR: &str = "RELAXLAB_CAT_PATH";
+
+/// A compiled model and the file it came from.
+#[derive(Clone, Debug)]
+pub struct CatFile {
+    pub path: PathBuf,
+    pub model: Arc<CatModel>,
+}
+
+/// Where includes are looked for after the including file's directory:
+/// the `--cat-path` directories, then those of `RELAXLAB_CAT_PATH`.
+pub fn search_path(flags: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = flags.to_vec();
+    if let Some(var) = std::env::var_os(PATH_VAR) {
+        out.extend(std::env::split_paths(&var).filter(|p| !p.as_os_str().is_empty()));
+    }
+    out
+}
+
+/// Reads included files from disk.
+#[derive(Debug)]
+struct FsLoader {
+    search: Vec<PathBuf>,
+    /// The path each file was read at, by key: includes are looked for
+    /// beside it, so diagnostics show paths as the user wrote them.
+    paths: std::collections::HashMap<String, PathBuf>,
+}
+
+fn key_of(path: &Path) -> String {
+    std::fs::canonicalize(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+impl CatLoader for FsLoader {
+    fn load(&mut self, name: &str, from: &str) -> Result<Loaded, NotFound> {
+        let wanted = Path::new(name);
+        let mut dirs = Vec::new();
+        let from_path = self
+            .paths
+            .get(from)
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(from));
+        if let Some(dir) = from_path.parent() {
+            dirs.push(dir.to_path_buf());
+        }
+        dirs.extend(self.search.iter().cloned());
+        let candidates: Vec<PathBuf> = if wanted.is_absolute() {
+            vec![wanted.to_path_buf()]
+        } else {
+            dirs.iter().map(|d| d.join(wanted)).collect()
+        };
+        for c in &candidates {
+            if let Ok(text) = std::fs::read_to_string(c) {
+                let key = key_of(c);
+                self.paths.insert(key.clone(), c.clone());
+                return Ok(Loaded {
+                    key,
+                    display: c.display().to_string(),
+                    text,
+                });
+            }
+        }
+        Err(NotFound {
+            searched: if wanted.is_absolute() {
+                vec![name.to_string()]
+            } else {
+                dirs.iter().map(|d| d.display().to_string()).collect()
+            },
+        })
+    }
+}
+
+/// Reads and compiles the model in `path`.
+pub fn load(path: &Path, search: &[PathBuf]) -> Result<CatFile, CatError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        CatError::unlocated(
+            "relaxlab::cat::io",
+            format!("cannot read {}: {e}", path.display()),
+            "check that the cat file exists and is readable",
+        )
+    })?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "cat".to_string());
+    let root = Loaded {
+        key: key_of(path),
+        display: path.display().to_string(),
+        text,
+    };
+    let mut loader = FsLoader {
+        search: search.to_vec(),
+        paths: [(root.key.clone(), path.to_path_buf())]
+            .into_iter()
+            .collect(),
+    };
+    let model = cat::compile(root, &stem, &mut loader)?;
+    Ok(CatFile {
+        path: path.to_path_buf(),
+        model,
+    })
+}
+
+/// Loads every `--cat` model; the first that fails stops the command.
+pub fn load_all(paths: &[PathBuf], cat_path: &[PathBuf]) -> Result<Vec<CatFile>, miette::Report> {
+    let search = search_path(cat_path);
+    paths
+        .iter()
+        .map(|p| load(p, &search).map_err(miette::Report::new))
+        .collect()
+}
+
+/// The hand-written model whose program checks and trace rendering a cat
+/// model of this architecture shares.
+pub fn kin(model: &CatModel) -> ModelKey {
+    ModelKey::Ax(match model.arch {
+        Arch::C => AxModel::C11,
+        Arch::Hardware(Target::Sc) => AxModel::Sc,
+        Arch::Hardware(Target::Tso) => AxModel::Tso,
+        Arch::Hardware(Target::Pso) => AxModel::Pso,
+    })
+}
+
+/// The program the model judges (see `axiomatic::prepare_judge`); the
+/// program itself when the engine refuses it.
+pub fn program_for(program: &Program, model: &Arc<CatModel>, settings: &Settings) -> Program {
+    axiomatic::prepare_judge(program, &Judge::Cat(model.clone()), &ax_options(settings))
+        .unwrap_or_else(|_| program.clone())
+}
+
+/// Runs `program` under a cat model.
+pub fn run(
+    program: &Program,
+    model: &Arc<CatModel>,
+    settings: &Settings,
+) -> Result<OutcomeTable, AxiomaticError> {
+    axiomatic::run_cat(program, model, &ax_options(settings))
+        .map_err(|e: AxError| AxiomaticError(e))
+}
+
+/// One consistent execution per outcome of a cat model, as DOT digraphs
+/// with the relations the model shows, each named after the test, `name`
+/// (the model's name in the tables) and the outcome.
+pub fn graphs(
+    program: &Program,
+    model: &Arc<CatModel>,
+    name: &str,
+    settings: &Settings,
+) -> Vec<(
+    Vec<relaxlab_semantics::ir::Value>,
+    crate::render::json::Graph,
+)> {
+    use crate::render::dot;
+    use relaxlab_semantics::axiomatic::ExecutionEnd;
+    let prepared = program_for(program, model, settings);
+    let mut seen = std::collections::BTreeMap::new();
+    let _ = axiomatic::visit_judged(
+        program,
+        &[Judge::Cat(model.clone())],
+        &ax_options(settings),
+        true,
+        &mut |_, ex, end, judged| {
+            if let ExecutionEnd::Outcome(values) = end {
+                seen.entry(values.clone()).or_insert_with(|| {
+                    let title = dot::graph_title(&prepared, name, values);
+                    crate::render::json::Graph {
+                        dot: dot::titled(
+                            &axiomatic::to_dot_showing(&prepared, ex, &judged.shown),
+                            &title,
+                        ),
+                        name: title,
+                    }
+                });
+            }
+        },
+    );
+    seen.into_iter().collect()
+}
+
+/// Refuses a program the model cannot take: a C model takes what the C11
+/// models take (no hardware barriers, no location both atomic and not),
+/// a hardware model what its hand-written kin takes.
+pub fn check_program(
+    program: &Program,
+    model: &CatModel,
+    file: &crate::files::SourceFile,
+) -> Result<(), miette::Report> {
+    crate::load::check_model(program, kin(model), file).map_err(|report| {
+        let arch = match model.arch {
+            Arch::C => "C11 models",
+            Arch::Hardware(_) => "hardware models",
+        };
+        report.wrap_err(format!(
+            "cat:{} takes the programs the {arch} take, and this one is not",
+            model.name
+        ))
+    })
+}
+
+/// The project's cat models (`cat/`), built into the binary for the
+/// playground: `(file name, text)`.
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("sc.cat", include_str!("../cat/sc.cat")),
+    ("tso.cat", include_str!("../cat/tso.cat")),
+    ("pso.cat", include_str!("../cat/pso.cat")),
+    ("pslo.cat", include_str!("../cat/pslo.cat")),
+    ("c11.cat", include_str!("../cat/c11.cat")),
+    ("rc11.cat", include_str!("../cat/rc11.cat")),
+    ("c11r.cat", include_str!("../cat/c11r.cat")),
+    ("c11t.cat", include_str!("../cat/c11t.cat")),
+    ("hardware.cat", include_str!("../cat/hardware.cat")),
+    ("c11-base.cat", include_str!("../cat/c11-base.cat")),
+    ("c11-sc.cat", include_str!("../cat/c11-sc.cat")),
+];
+
+/// The bundled models a user can pick (those that are not only included
+/// by others), by stem: `tso` for `cat/tso.cat`.
+pub fn bundled_models() -> impl Iterator<Item = &'static str> {
+    BUNDLED
+        .iter()
+        .map(|(file, _)| file.trim_end_matches(".cat"))
+        .filter(|stem| !matches!(*stem, "hardware" | "c11-base" | "c11-sc"))
+}
+
+/// Includes among the bundled files only: no file-system access.
+struct BundledLoader;
+
+impl CatLoader for BundledLoader {
+    fn load(&mut self, name: &str, _from: &str) -> Result<Loaded, NotFound> {
+        BUNDLED
+            .iter()
+            .find(|(file, _)| *file == name)
+            .map(|(file, text)| Loaded {
+                key: format!("cat/{file}"),
+                display: format!("cat/{file}"),
+                text: (*text).to_string(),
+            })
+            .ok_or_else(|| NotFound {
+                searched: vec!["the models built into relaxlab".to_string()],
+            })
+    }
+}
+
+/// Compiles the bundled model `stem` (see [`bundled_models`]); `None` when
+/// there is no such model.
+pub fn bundled(stem: &str) -> Option<Result<CatFile, CatError>> {
+    if !bundled_models().any(|s| s == stem) {
+        return None;
+    }
+    let file = format!("{stem}.cat");
+    let root = BundledLoader.load(&file, "").ok()?;
+    Some(
+        cat::compile(root, stem, &mut BundledLoader).map(|model| CatFile {
+            path: PathBuf::from("cat").join(&file),
+            model,
+        }),
+    )
+}

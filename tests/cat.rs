@@ -1,0 +1,265 @@
+//! Cat models on the command line (`--cat`, `--cat-path`,
+//! `RELAXLAB_CAT_PATH`, `expect { cat ... }`, the `[cat]` table):
+//!
+//! - every project model `cat/M.cat` gives exactly the table of `ax.M` on
+//!   every litmus file of the library it applies to (outcomes, counts,
+//!   racy and non-SC marks, races, failures, candidates);
+//! - models written in herd7's style with the constructs of herd7's own
+//!   x86tso.cat and rc11.cat (`tests/cat/herdlike/`) give herd7's output
+//!   on the herd tests of `litmus/herd/` (the expected outputs of
+//!   `tests/herd/`);
+//! - every malformed model of `tests/cat/bad/` gets a diagnostic in the
+//!   .cat file and exit code 2 (snapshots of the diagnostics).
+
+mod support;
+
+use std::path::Path;
+
+use relaxlab::engine::Settings;
+use relaxlab_semantics::axiomatic::{run_judges, Judge};
+use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel};
+use relaxlab_semantics::outcome::OutcomeTable;
+use support::{relaxlab, root};
+
+#[test]
+fn project_models_equal_the_hand_written_ones_on_the_library() {
+    let settings = Settings::default();
+    let cats: Vec<_> = AxModel::ALL
+        .iter()
+        .map(|m| relaxlab::cat::load(&root().join(format!("cat/{}.cat", m.name())), &[]).unwrap())
+        .collect();
+    let mut compared = 0;
+    for path in support::litmus_files("litmus") {
+        let rel = support::relative(&path);
+        if rel.starts_with("litmus/bench/") {
+            continue;
+        }
+        let file = relaxlab::files::read(&path).unwrap();
+        let program = relaxlab::load::program(&file).unwrap();
+        if program.has_loops() {
+            continue;
+        }
+        let c11_ok = relaxlab_grammar::check_model(&program, ModelKey::Op(OpModel::C11r)).is_ok();
+        for (m, cat) in AxModel::ALL.iter().zip(&cats) {
+            if m.is_c11() && !c11_ok {
+                continue;
+            }
+            let judges = [Judge::Model(*m), Judge::Cat(cat.model.clone())];
+            let opts = relaxlab::engine::ax_options(&settings);
+            let tables = run_judges(&program, &judges, &opts).unwrap();
+            let cat_table = OutcomeTable {
+                model: tables[0].model.clone(),
+                ..tables[1].clone()
+            };
+            assert_eq!(tables[0], cat_table, "{rel}: cat/{}.cat", m.name());
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "only {compared} comparisons");
+}
+
+/// Runs a herd test under a cat model in herd's format and compares with
+/// the expected herd7 output.
+fn herd_outputs(dir: &str, model: &str, suffix: &str) -> usize {
+    let mut wrong = Vec::new();
+    let mut n = 0;
+    for path in support::litmus_files(&format!("litmus/herd/{dir}")) {
+        let rel = support::relative(&path);
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let expected =
+            std::fs::read_to_string(root().join(format!("tests/herd/{dir}/{name}.{suffix}.out")))
+                .unwrap();
+        let (code, out, err) = relaxlab(&["run", &rel, "--cat", model, "--format", "herd"]);
+        assert_eq!(code, 0, "{rel}: {err}");
+        if out != expected {
+            wrong.push(format!("{rel}:\n--- expected\n{expected}--- got\n{out}"));
+        }
+        n += 1;
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    n
+}
+
+#[test]
+fn herd_style_models_give_herds_verdicts() {
+    assert!(herd_outputs("x86", "tests/cat/herdlike/x86-tso.cat", "ax.tso") >= 15);
+    assert!(herd_outputs("c", "tests/cat/herdlike/rc11.cat", "ax.rc11") >= 20);
+}
+
+#[test]
+fn bad_models_get_a_diagnostic_in_the_cat_file_and_exit_2() {
+    let dir = root().join("tests/cat/bad");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 12);
+    for path in files {
+        let rel = support::relative(&path);
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (code, out, err) = relaxlab(&["run", "litmus/classic/SB.litmus", "--cat", &rel]);
+        assert_eq!(code, 2, "{rel} was accepted:\n{out}");
+        assert!(err.contains("relaxlab::cat::"), "{rel}: {err}");
+        let e = relaxlab::cat::load(Path::new(&rel), &[]).unwrap_err();
+        let src = std::fs::read_to_string(&path).unwrap();
+        insta::with_settings!({
+            snapshot_path => "cat/snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(format!("bad__{name}"), format!("{src}\n---\n{}", e.render(80)));
+        });
+    }
+}
+
+#[test]
+fn run_draws_what_the_model_shows() {
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/herd/x86/SB+xchgs.litmus",
+        "--cat",
+        "tests/cat/herdlike/x86-tso.cat",
+        "--dot",
+        "-",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("under cat:TSO in herd7's style (axiomatic)"),
+        "{out}"
+    );
+    assert!(out.contains("label=\"locked\""), "{out}");
+    assert!(out.contains("digraph"), "{out}");
+}
+
+#[test]
+fn check_verifies_expectations_about_cat_models() {
+    let (code, out, _) = relaxlab(&["check", "tests/cat/expect/SB.litmus"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("(4 expectations)"), "{out}");
+    let (code, out, _) = relaxlab(&["check", "tests/cat/expect/SB-wrong.litmus"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("cat \"../../../cat/tso.cat\": expected never, found sometimes"),
+        "{out}"
+    );
+}
+
+#[test]
+fn compare_puts_cat_models_beside_operational_ones() {
+    let (code, out, _) = relaxlab(&[
+        "compare",
+        "litmus/classic/MP.litmus",
+        "-m",
+        "tso",
+        "--cat",
+        "cat/tso.cat",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("no disagreement"), "{out}");
+    let (code, out, _) = relaxlab(&[
+        "compare",
+        "litmus/classic/MP.litmus",
+        "-m",
+        "pso",
+        "--cat",
+        "cat/tso.cat",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("pso reaches [P1:r0=1 P1:r1=0] but cat:tso forbids it"),
+        "{out}"
+    );
+    assert!(out.contains("cat:tso: rejected by check tso"), "{out}");
+}
+
+/// A fresh directory under the system's temporary directory.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("relaxlab-cat-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn includes_are_found_on_the_cat_path() {
+    let (code, _, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--cat",
+        "tests/cat/path/uses-lib.cat",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot find included file \"lib.cat\""),
+        "{err}"
+    );
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--cat",
+        "tests/cat/path/uses-lib.cat",
+        "--cat-path",
+        "tests/cat/path/lib",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("never"), "{out}");
+    // The same through RELAXLAB_CAT_PATH, in a child process.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_relaxlab"))
+        .current_dir(root())
+        .env("RELAXLAB_CAT_PATH", root().join("tests/cat/path/lib"))
+        .args([
+            "run",
+            "litmus/classic/SB.litmus",
+            "--cat",
+            "tests/cat/path/uses-lib.cat",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_cat_table_of_relaxlab_toml_names_models() {
+    let dir = scratch("config");
+    std::fs::write(
+        dir.join("relaxlab.toml"),
+        format!(
+            "[cat]\nmine = \"{}\"\n",
+            root()
+                .join("cat/pso.cat")
+                .display()
+                .to_string()
+                .replace('\\', "/")
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("MP.litmus"),
+        "test MP\ninit { x = 0; y = 0; }\n\
+         thread P0 { store(x, 1, rlx); store(y, 1, rlx); }\n\
+         thread P1 { r0 = load(y, rlx); r1 = load(x, rlx); }\n\
+         exists (P1:r0 = 1 /\\ P1:r1 = 0)\n\
+         expect { cat.mine: sometimes; cat.other: never; }\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_relaxlab"))
+        .current_dir(&dir)
+        .args(["check", "MP.litmus"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains("cat.mine"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "cat.other: no model `other` in the [cat] table of relaxlab.toml (it has: mine)"
+        ),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
