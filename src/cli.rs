@@ -442,6 +442,11 @@ pub enum RepairFormat {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab repair litmus/classic/SB.litmus --model tso
+  relaxlab repair litmus/c11/MP+rlx+rlx.litmus --model c11r --format json
+  relaxlab repair litmus/algorithms/seqlock-broken.litmus --model pso --goal sc -o seqlock-pso.litmus")]
 pub struct RepairArgs {
     /// A litmus file.
     pub file: PathBuf,
