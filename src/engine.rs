@@ -17,6 +17,7 @@ use relaxlab_semantics::operational::{
 };
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 use relaxlab_semantics::relaxer;
+use relaxlab_semantics::repair::{self, Family, Repair, RepairError, RepairOptions};
 
 use crate::progress::ProgressAfterASecond;
 
@@ -404,4 +405,59 @@ pub fn races(
         table,
         races,
     })
+}
+
+/// Repairs `program` for `key` (`relaxlab repair`): every run is
+/// exhaustive under the model, with the settings' bounds.
+pub fn repair(
+    program: &Program,
+    key: ModelKey,
+    family: Family,
+    settings: &Settings,
+    opts: &RepairOptions,
+) -> Result<Repair, RepairError> {
+    use repair::{Axiomatic, Operational};
+    let explore = ExploreOptions {
+        max_states: settings.max_states,
+        mapping: settings.mapping,
+        budget: settings.budget.clone(),
+    };
+    let op = |m: OpModel| (m, explore.clone());
+    match key {
+        ModelKey::Op(m @ OpModel::Sc) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Sc, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::Tso) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Tso, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::Pso) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Pso, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::Pslo) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Pslo, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::C11r) => {
+            let (m, o) = op(m);
+            repair::repair(
+                program,
+                family,
+                &mut Operational::new(C11r::default(), m, o),
+                opts,
+            )
+        }
+        ModelKey::Op(m @ OpModel::C11t) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(C11t, m, o), opts)
+        }
+        ModelKey::Ax(m) => repair::repair(
+            program,
+            family,
+            &mut Axiomatic::new(m, ax_options(settings)),
+            opts,
+        ),
+    }
 }

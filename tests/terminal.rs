@@ -198,3 +198,29 @@ fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
         "the progress bar is not cleared before the table:\n{screen:?}"
     );
 }
+
+#[test]
+fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
+    // A strong c11r placement of IRIW has millions of states: the search
+    // runs for tens of seconds, and prints nothing until it ends.
+    let mut session = Session::start(&[
+        "repair",
+        "litmus/c11/IRIW+fences.sc.litmus",
+        "--model",
+        "c11r",
+        "-j",
+        "1",
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("STOPPED") && screen.contains("interrupted (Ctrl-C)"),
+        "the report does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C); the search stopped"),
+        "{screen}"
+    );
+}
