@@ -494,15 +494,19 @@ pub struct RepairArgs {
     /// Memory-model mapping of C11 orders on hardware models.
     #[arg(long, value_enum)]
     pub mapping: Option<MappingArg>,
-    /// Worker threads of each exploration (default: all cores).
-    #[arg(long, short = 'j')]
+    /// Worker threads of each exploration (1 to 512; default: all cores).
+    #[arg(long, short = 'j', value_parser = values::jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
     /// Stop each exploration after storing this many states (default: the
     /// program as written gets the usual bound, later runs 64 times the
     /// states it stored, at least 20,000); a run stopped by it leaves its
     /// placement undecided.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub max_states: Option<u64>,
+    /// Partial-order reduction of each exploration (`por` or `none`); the
+    /// repairs found do not depend on it.
+    #[arg(long, value_enum, default_value_t = ReductionArg::Por)]
+    pub reduction: ReductionArg,
     /// Unroll loops this many times (axiomatic models).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(values::MAX_UNROLL)), allow_negative_numbers = true)]
     pub unroll: Option<u32>,

@@ -421,6 +421,7 @@ pub fn repair(
         max_states: settings.max_states,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
+        reduction: settings.reduction,
     };
     let op = |m: OpModel| (m, explore.clone());
     match key {

@@ -148,12 +148,15 @@ fn bar_cleared_before(screen: &str, then: &str) -> bool {
 
 #[test]
 fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finishes() {
-    // About 550,000 states under tso, several seconds on one worker.
+    // About 550,000 states under tso without reduction, several seconds
+    // on one worker.
     let mut session = Session::start(&[
         "run",
         "litmus/bench/bench-2+2W4x4.litmus",
         "--model",
         "tso",
+        "--reduction",
+        "none",
         "-j",
         "1",
     ]);
@@ -172,12 +175,15 @@ fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finish
 
 #[test]
 fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
-    // Tens of seconds under tso: interrupted long before the end.
+    // Tens of seconds under tso without reduction: interrupted long
+    // before the end.
     let mut session = Session::start(&[
         "run",
         "litmus/bench/bench-IRIW3x3.litmus",
         "--model",
         "tso",
+        "--reduction",
+        "none",
         "-j",
         "1",
     ]);

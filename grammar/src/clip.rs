@@ -11,6 +11,7 @@
 //! miette renders it.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use miette::{
@@ -27,13 +28,23 @@ pub const WINDOW: usize = 40;
 /// The cut marker.
 const MARK: &str = "…";
 
+/// Whether [`report`] cuts long lines (the default).
+static CLIPPING: AtomicBool = AtomicBool::new(true);
+
+/// Turns the cutting of long lines on or off for the whole process. The
+/// playground turns it off: its editor shows the whole text, and the
+/// labels it sends must keep the offsets of the text it was given.
+pub fn set_clipping(on: bool) {
+    CLIPPING.store(on, Ordering::Relaxed);
+}
+
 /// `diag` with `src` (named `name`) attached, long lines cut.
 pub fn report<D>(diag: D, name: impl Into<String>, src: &str) -> Report
 where
     D: Diagnostic + Send + Sync + 'static,
 {
     let name = name.into();
-    if !src.lines().any(|l| l.len() > LONG_LINE) {
+    if !CLIPPING.load(Ordering::Relaxed) || !src.lines().any(|l| l.len() > LONG_LINE) {
         return Report::new(diag).with_source_code(NamedSource::new(name, src.to_string()));
     }
     let mut points = Vec::new();

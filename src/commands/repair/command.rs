@@ -221,6 +221,7 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
         max_candidates: None,
         timeout: None,
         max_memory: args.max_memory,
+        reduction: args.reduction,
     };
     // `--timeout` bounds the whole search, not each run.
     let mut settings = Settings {
