@@ -164,7 +164,7 @@ pub fn run(
     let settings = crate::engine::started(settings);
     let _ctrl_c = crate::interrupt::interruptible();
     axiomatic::run_cat(program, model, &ax_options(&settings))
-        .map_err(|e: AxError| AxiomaticError(e))
+        .map_err(|e: AxError| AxiomaticError::new(e, program))
 }
 
 /// One consistent execution per outcome of a cat model, as DOT digraphs

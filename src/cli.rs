@@ -49,6 +49,8 @@ pub enum Command {
     Confirm(ConfirmArgs),
     /// Measure exploration speed and memory on the benchmark tests.
     Bench(BenchArgs),
+    /// The fewest fences (or weakest orders) that make a test's condition hold, verified.
+    Repair(RepairArgs),
     /// Serve the playground: relaxlab in a web browser, with a stepper.
     Serve(ServeArgs),
 }
@@ -250,7 +252,8 @@ Examples:
   relaxlab fmt litmus/classic/SB.litmus
   relaxlab fmt --check litmus/
   relaxlab fmt --write my-test.litmus
-  relaxlab fmt --to herd-c litmus/classic/MP+rel+acq.litmus")]
+  relaxlab fmt --to herd-c litmus/classic/MP+rel+acq.litmus
+  relaxlab fmt --to relaxlab litmus/herd/c/MP+rel+acq.litmus")]
 pub struct FmtArgs {
     /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
@@ -261,10 +264,11 @@ pub struct FmtArgs {
     /// Rewrite the files in place.
     #[arg(long, conflicts_with = "check")]
     pub write: bool,
-    /// The syntax to print: relaxlab's own (herd tests are translated), or
+    /// The syntax to print: relaxlab's own (the default for relaxlab
+    /// tests; a herd7 test is translated only when this is given), or
     /// herd7's C litmus format for a test within the C subset.
-    #[arg(long, value_enum, default_value_t = FmtTarget::Relaxlab)]
-    pub to: FmtTarget,
+    #[arg(long, value_enum)]
+    pub to: Option<FmtTarget>,
 }
 
 /// `fmt --to`.
@@ -447,6 +451,80 @@ pub struct BenchArgs {
     /// range (default 1; with --axiomatic, 5).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000), allow_negative_numbers = true)]
     pub repeat: Option<u64>,
+}
+
+/// `repair --goal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GoalArg {
+    /// The condition holds as its quantifier asks (`exists`: never), and
+    /// no execution fails.
+    Condition,
+    /// No outcome or failure SC does not have.
+    Sc,
+}
+
+/// `repair --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RepairFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab repair litmus/classic/SB.litmus --model tso
+  relaxlab repair litmus/c11/MP+rlx+rlx.litmus --model c11r --format json
+  relaxlab repair litmus/algorithms/seqlock-broken.litmus --model pso --goal sc -o seqlock-pso.litmus")]
+pub struct RepairArgs {
+    /// A litmus file.
+    pub file: PathBuf,
+    /// The model: tso, pso, pslo, c11r, c11t, or axiomatic (ax.tso, ax.rc11, ...).
+    #[arg(long, short = 'm')]
+    pub model: String,
+    /// What the repair must achieve.
+    #[arg(long, value_enum, default_value_t = GoalArg::Condition)]
+    pub goal: GoalArg,
+    /// Write the first minimum repair's program to this file.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = RepairFormat::Table)]
+    pub format: RepairFormat,
+    /// Consider at most this many candidate sites (minimality is then
+    /// proven among them only, and the exit code is 3).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    pub max_candidates: u64,
+    /// List at most this many minimum repairs.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    pub max_solutions: u64,
+    /// Memory-model mapping of C11 orders on hardware models.
+    #[arg(long, value_enum)]
+    pub mapping: Option<MappingArg>,
+    /// Worker threads of each exploration (1 to 512; default: all cores).
+    #[arg(long, short = 'j', value_parser = values::jobs, allow_negative_numbers = true)]
+    pub jobs: Option<usize>,
+    /// Stop each exploration after storing this many states (default: the
+    /// program as written gets the usual bound, later runs 64 times the
+    /// states it stored, at least 20,000); a run stopped by it leaves its
+    /// placement undecided.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    pub max_states: Option<u64>,
+    /// Partial-order reduction of each exploration (`por` or `none`); the
+    /// repairs found do not depend on it.
+    #[arg(long, value_enum, default_value_t = ReductionArg::Por)]
+    pub reduction: ReductionArg,
+    /// Unroll loops this many times (axiomatic models).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(values::MAX_UNROLL)), allow_negative_numbers = true)]
+    pub unroll: Option<u32>,
+    /// Stop the whole repair after this many seconds (decimals allowed),
+    /// reporting what was proven: a partial result, exit code 3.
+    #[arg(long, value_name = "SECONDS", value_parser = values::timeout, allow_negative_numbers = true)]
+    pub timeout: Option<std::time::Duration>,
+    /// Stop once relaxlab's resident memory exceeds SIZE (bytes, or with
+    /// K, M, G, T: powers of 1024), reporting what was proven.
+    #[arg(long, value_name = "SIZE", value_parser = values::memory_size, allow_negative_numbers = true)]
+    pub max_memory: Option<u64>,
 }
 
 /// `relaxlab serve`: the playground's server and its limits.

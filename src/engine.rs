@@ -17,6 +17,7 @@ use relaxlab_semantics::operational::{
 };
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 use relaxlab_semantics::relaxer;
+use relaxlab_semantics::repair::{self, Family, Repair, RepairError, RepairOptions};
 
 use crate::progress::ProgressAfterASecond;
 
@@ -106,14 +107,45 @@ pub enum EngineError {
     SampleAxiomatic,
 }
 
-/// An axiomatic engine error, as a diagnostic.
+/// An axiomatic engine error, as a diagnostic: a refused loop is labelled
+/// at its `while` (attach the program's source to see it).
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{0}")]
-#[diagnostic(
-    code(relaxlab::axiomatic),
-    help("the axiomatic engine needs loop-free programs: pass --unroll K to unroll every loop K times")
-)]
-pub struct AxiomaticError(pub AxError);
+#[error("{error}")]
+#[diagnostic(code(relaxlab::axiomatic))]
+pub struct AxiomaticError {
+    pub error: AxError,
+    #[label("this loop")]
+    pub at: Option<miette::SourceSpan>,
+    #[help]
+    pub help: String,
+}
+
+impl AxiomaticError {
+    /// The diagnostic of `error` about `program`.
+    pub fn new(error: AxError, program: &Program) -> Self {
+        let (at, help) = match &error {
+            AxError::HasLoops { thread, at } => {
+                // A loop's head is its `while` statement: label the keyword.
+                let span = program.thread(*thread).code[at.index()].span;
+                let start = span.start as usize;
+                let len = (span.end as usize).saturating_sub(start).min("while".len());
+                (
+                    Some(miette::SourceSpan::new(start.into(), len)),
+                    "with --unroll K the engine judges the executions that leave every loop \
+                     within K iterations; an operational model (--model) needs no bound",
+                )
+            }
+            AxError::TooManyEvents { .. } => {
+                (None, "use an operational model, or a smaller --unroll")
+            }
+        };
+        AxiomaticError {
+            error,
+            at,
+            help: help.to_string(),
+        }
+    }
+}
 
 /// The program a hardware model runs: compiled by the mapping.
 fn compiled(program: &Program, target: Target, settings: &Settings) -> Program {
@@ -300,7 +332,7 @@ pub fn run_detailed(
                     first_runs: None,
                     non_sc_unknown: None,
                 })
-                .map_err(|e| AxiomaticError(e).into())
+                .map_err(|e| AxiomaticError::new(e, program).into())
         }
     }
 }
@@ -377,4 +409,60 @@ pub fn races(
         table,
         races,
     })
+}
+
+/// Repairs `program` for `key` (`relaxlab repair`): every run is
+/// exhaustive under the model, with the settings' bounds.
+pub fn repair(
+    program: &Program,
+    key: ModelKey,
+    family: Family,
+    settings: &Settings,
+    opts: &RepairOptions,
+) -> Result<Repair, RepairError> {
+    use repair::{Axiomatic, Operational};
+    let explore = ExploreOptions {
+        max_states: settings.max_states,
+        mapping: settings.mapping,
+        budget: settings.budget.clone(),
+        reduction: settings.reduction,
+    };
+    let op = |m: OpModel| (m, explore.clone());
+    match key {
+        ModelKey::Op(m @ OpModel::Sc) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Sc, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::Tso) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Tso, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::Pso) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Pso, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::Pslo) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(Pslo, m, o), opts)
+        }
+        ModelKey::Op(m @ OpModel::C11r) => {
+            let (m, o) = op(m);
+            repair::repair(
+                program,
+                family,
+                &mut Operational::new(C11r::default(), m, o),
+                opts,
+            )
+        }
+        ModelKey::Op(m @ OpModel::C11t) => {
+            let (m, o) = op(m);
+            repair::repair(program, family, &mut Operational::new(C11t, m, o), opts)
+        }
+        ModelKey::Ax(m) => repair::repair(
+            program,
+            family,
+            &mut Axiomatic::new(m, ax_options(settings)),
+            opts,
+        ),
+    }
 }

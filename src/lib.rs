@@ -83,6 +83,7 @@ where
         cli::Command::Predict(a) => commands::relaxer::predict(a, io),
         cli::Command::Confirm(a) => commands::relaxer::confirm(a, io),
         cli::Command::Bench(a) => commands::bench::bench(a, io),
+        cli::Command::Repair(a) => commands::repair::repair(a, io),
         cli::Command::Serve(a) => serve::serve(a, io),
     };
     match result {

@@ -7,8 +7,9 @@
 //! of the importer point into the herd text; errors found after
 //! translation point into the translation, which is named as such.
 
-use miette::{NamedSource, Report};
+use miette::Report;
 use relaxlab_grammar::herd::{self, Dialect};
+use relaxlab_grammar::report;
 use relaxlab_semantics::ir::{ModelKey, Program};
 
 use crate::files::SourceFile;
@@ -19,17 +20,14 @@ pub fn relaxlab_text(file: &SourceFile) -> Result<(String, String), Report> {
         Dialect::Relaxlab => Ok((file.path.clone(), file.text.clone())),
         Dialect::HerdC | Dialect::HerdX86 => herd::translate(&file.text)
             .map(|text| (format!("{} (translated from herd7)", file.path), text))
-            .map_err(|e| {
-                Report::new(e).with_source_code(NamedSource::new(&file.path, file.text.clone()))
-            }),
+            .map_err(|e| report(e, &file.path, &file.text)),
     }
 }
 
 /// Parses and lowers a file; the error renders with its source.
 pub fn program(file: &SourceFile) -> Result<Program, Report> {
     let (name, text) = relaxlab_text(file)?;
-    relaxlab_grammar::load(&text)
-        .map_err(|e| Report::new(e).with_source_code(NamedSource::new(name, text)))
+    relaxlab_grammar::load(&text).map_err(|e| report(e, name, &text))
 }
 
 /// The file in canonical relaxlab layout (a herd test is translated).
@@ -37,24 +35,29 @@ pub fn format(file: &SourceFile) -> Result<String, Report> {
     let (name, text) = relaxlab_text(file)?;
     relaxlab_grammar::parse(&text)
         .map(|ast| relaxlab_grammar::format(&ast))
-        .map_err(|e| Report::new(e).with_source_code(NamedSource::new(name, text)))
+        .map_err(|e| report(e, name, &text))
+}
+
+/// A diagnostic about `file`'s program (its spans point into the relaxlab
+/// text, the translation for a herd test), with that text attached.
+pub fn attach<D>(e: D, file: &SourceFile) -> Report
+where
+    D: miette::Diagnostic + Send + Sync + 'static,
+{
+    let (name, text) =
+        relaxlab_text(file).unwrap_or_else(|_| (file.path.clone(), file.text.clone()));
+    report(e, name, &text)
 }
 
 /// Refuses a program the model cannot take (LANGUAGE.md: mixed atomic and
 /// non-atomic accesses, hardware barriers under the C11 models).
 pub fn check_model(program: &Program, key: ModelKey, file: &SourceFile) -> Result<(), Report> {
-    relaxlab_grammar::check_model(program, key).map_err(|e| {
-        let (name, text) =
-            relaxlab_text(file).unwrap_or_else(|_| (file.path.clone(), file.text.clone()));
-        Report::new(e).with_source_code(NamedSource::new(name, text))
-    })
+    relaxlab_grammar::check_model(program, key).map_err(|e| attach(e, file))
 }
 
 /// The file as a herd7 C litmus test (`fmt --to herd-c`).
 pub fn herd_c(file: &SourceFile) -> Result<String, Report> {
     let (name, text) = relaxlab_text(file)?;
-    let ast = relaxlab_grammar::parse(&text).map_err(|e| {
-        Report::new(e).with_source_code(NamedSource::new(name.clone(), text.clone()))
-    })?;
-    herd::to_herd_c(&ast).map_err(|e| Report::new(e).with_source_code(NamedSource::new(name, text)))
+    let ast = relaxlab_grammar::parse(&text).map_err(|e| report(e, name.clone(), &text))?;
+    herd::to_herd_c(&ast).map_err(|e| report(e, name, &text))
 }

@@ -87,7 +87,7 @@ fn imported_tests_round_trip_through_relaxlab_syntax() {
     std::fs::create_dir_all(&tmp).unwrap();
     for path in support::litmus_files("litmus/herd") {
         let rel = support::relative(&path);
-        let (code, translated, err) = relaxlab(&["fmt", &rel]);
+        let (code, translated, err) = relaxlab(&["fmt", "--to", "relaxlab", &rel]);
         assert_eq!(code, 0, "{rel}: {err}");
         let copy = tmp.join(path.file_name().unwrap());
         std::fs::write(&copy, &translated).unwrap();

@@ -148,18 +148,17 @@ fn bar_cleared_before(screen: &str, then: &str) -> bool {
 
 #[test]
 fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finishes() {
-    // About 550,000 states under tso, several seconds on one worker.
-    // The full search (`--reduction none`): partial-order reduction ends
-    // this test in milliseconds.
+    // About 550,000 states under tso without reduction, several seconds
+    // on one worker.
     let mut session = Session::start(&[
         "run",
         "litmus/bench/bench-2+2W4x4.litmus",
         "--model",
         "tso",
-        "-j",
-        "1",
         "--reduction",
         "none",
+        "-j",
+        "1",
     ]);
     let (code, screen) = session.finish();
     assert_eq!(code, 0, "{screen}");
@@ -176,18 +175,17 @@ fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finish
 
 #[test]
 fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
-    // Tens of seconds under tso: interrupted long before the end.
-    // The full search (`--reduction none`): partial-order reduction ends
-    // this test in milliseconds.
+    // Tens of seconds under tso without reduction: interrupted long
+    // before the end.
     let mut session = Session::start(&[
         "run",
         "litmus/bench/bench-IRIW3x3.litmus",
         "--model",
         "tso",
-        "-j",
-        "1",
         "--reduction",
         "none",
+        "-j",
+        "1",
     ]);
     session.wait_for("exploring under tso");
     session.type_bytes(&[0x03]);
@@ -232,5 +230,31 @@ fn ctrl_c_stops_an_axiomatic_run_and_prints_its_partial_table_with_exit_130() {
     assert!(
         screen.contains("PARTIAL: interrupted (Ctrl-C)"),
         "the table does not say it was interrupted:\n{screen}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
+    // A strong c11r placement of IRIW has millions of states: the search
+    // runs for tens of seconds, and prints nothing until it ends.
+    let mut session = Session::start(&[
+        "repair",
+        "litmus/c11/IRIW+fences.sc.litmus",
+        "--model",
+        "c11r",
+        "-j",
+        "1",
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("STOPPED") && screen.contains("interrupted (Ctrl-C)"),
+        "the report does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C); the search stopped"),
+        "{screen}"
     );
 }

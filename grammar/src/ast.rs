@@ -1,4 +1,4 @@
-//! The syntax tree of a litmus file, with spans.
+//! The syntax tree of a litmus file, with spans and comments.
 //!
 //! The tree is syntactic: it does not yet know which identifiers are
 //! locations and which are registers (`r = x;` may be a plain load or a
@@ -7,9 +7,21 @@
 //! formatter prints the canonical spelling (`relaxed` becomes `rlx`, `Load`
 //! becomes `load`).
 //!
-//! Every node carries the [`Span`] of its source text. [`Test::clear_spans`]
-//! sets every span to the empty span, so that two trees can be compared
-//! "modulo spans" (the formatter's round-trip property).
+//! Flat sequences are flat in the tree, so that their length never becomes
+//! the depth of a recursion (the book's language chapter, "Nesting"): a
+//! chain of binary operators is one [`ExprKind::Chain`], a chain of `/\` or
+//! `\/` one [`PropKind::And`] or [`PropKind::Or`], and `else if` arms are a
+//! list in [`StmtKind::If`]. What nests (blocks, parentheses around a right
+//! operand, prefix operators, `=>`) is bounded by the parser
+//! ([`crate::MAX_NESTING`]).
+//!
+//! Every node carries the [`Span`] of its source text, and the nodes the
+//! formatter prints on lines of their own carry their [`Trivia`]: the
+//! comments around them and whether a blank line precedes them. A tree
+//! built by hand (or edited, say to insert a fence) uses
+//! `Trivia::default()` for new nodes. [`Test::clear_spans`] sets every span
+//! to the empty span, so that two trees can be compared "modulo spans"
+//! (the formatter's round-trip property); comments are kept.
 
 pub use relaxlab_semantics::ir::{BinOp, CmpOp, HwFence, RmwOp, Span, UnOp, Verdict};
 
@@ -26,6 +38,58 @@ impl Ident {
             name: name.into(),
             span,
         }
+    }
+}
+
+/// A comment as written: `// ...` (without the line break) or `/* ... */`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    pub text: String,
+    /// An empty line separates this comment from what precedes it.
+    pub blank_before: bool,
+    pub span: Span,
+}
+
+impl Comment {
+    /// A `//` comment is printed at the end of its line: nothing may follow
+    /// it there.
+    pub fn is_line(&self) -> bool {
+        self.text.starts_with("//")
+    }
+}
+
+/// What the formatter keeps around a node besides the node itself.
+/// Invariant: the first node of a list and its first comment have
+/// `blank_before == false` (the formatter decides the spacing there).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trivia {
+    /// Comments on the lines before the node, and comments that were
+    /// written inside it between its tokens (the formatter cannot keep
+    /// those in place, so it moves them before the node).
+    pub before: Vec<Comment>,
+    /// An empty line separates the node (after its `before` comments) from
+    /// what precedes it.
+    pub blank_before: bool,
+    /// Comments after the node on the line where it ends.
+    pub after: Vec<Comment>,
+    /// For an entry of `init { }` or `expect { }`: the entry starts a line
+    /// of its own (it is not on the line of the `{` or of the entry before
+    /// it). The formatter keeps the lines of entries as written. Layout
+    /// only: [`Test::clear_spans`] resets it.
+    pub new_line: bool,
+}
+
+impl Trivia {
+    /// No comments and no blank line.
+    pub fn is_empty(&self) -> bool {
+        self.before.is_empty() && self.after.is_empty() && !self.blank_before
+    }
+
+    fn clear_spans(&mut self) {
+        for c in self.before.iter_mut().chain(&mut self.after) {
+            c.span = Span::default();
+        }
+        self.new_line = false;
     }
 }
 
@@ -49,6 +113,36 @@ pub struct Test {
     /// `Instruction::line`. Empty for a tree built by hand (every line is
     /// then 1); cleared by [`Test::clear_spans`].
     pub line_starts: Vec<u32>,
+    /// The comments of the sections that are not nodes of their own, and
+    /// where those sections were written.
+    pub sections: Sections,
+}
+
+/// The sections of a file that have no node of their own: their comments
+/// and spans (empty spans for a section that is absent or built by hand).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sections {
+    /// Around the `test NAME "doc"` line (a file's opening comments).
+    pub header: Trivia,
+    pub header_span: Span,
+    /// Around the `init { }` block as a whole.
+    pub init: Trivia,
+    /// Inside `init { }` after its last entry.
+    pub init_end: Vec<Comment>,
+    pub init_span: Span,
+    /// Around the filter (and inside it).
+    pub filter: Trivia,
+    pub filter_span: Span,
+    /// Around and inside the `observe { }` and `locations [ ]` blocks.
+    pub observe: Trivia,
+    pub observe_spans: Vec<Span>,
+    /// Around the `expect { }` block as a whole.
+    pub expect: Trivia,
+    /// Inside `expect { }` after its last entry.
+    pub expect_end: Vec<Comment>,
+    pub expect_span: Span,
+    /// After everything else.
+    pub end: Vec<Comment>,
 }
 
 impl Test {
@@ -65,6 +159,7 @@ pub struct InitEntry {
     /// `None` when no value was written; the location then starts at 0.
     pub value: Option<i64>,
     pub span: Span,
+    pub trivia: Trivia,
 }
 
 /// `thread NAME { ... }`.
@@ -73,6 +168,7 @@ pub struct ThreadDecl {
     pub name: Ident,
     pub body: Block,
     pub span: Span,
+    pub trivia: Trivia,
 }
 
 /// A `{ ... }` block of statements.
@@ -81,6 +177,22 @@ pub struct Block {
     pub stmts: Vec<Stmt>,
     /// From `{` to `}` inclusive.
     pub span: Span,
+    /// Comments on the line of `{`, after it.
+    pub open: Vec<Comment>,
+    /// Comments after the last statement, before `}`.
+    pub close: Vec<Comment>,
+}
+
+impl Block {
+    /// A block of `stmts` without comments.
+    pub fn new(stmts: Vec<Stmt>, span: Span) -> Self {
+        Block {
+            stmts,
+            span,
+            open: Vec::new(),
+            close: Vec::new(),
+        }
+    }
 }
 
 /// A statement.
@@ -88,6 +200,53 @@ pub struct Block {
 pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
+    pub trivia: Trivia,
+}
+
+impl Stmt {
+    /// A statement without comments.
+    pub fn new(kind: StmtKind, span: Span) -> Self {
+        Stmt {
+            kind,
+            span,
+            trivia: Trivia::default(),
+        }
+    }
+
+    /// The blocks directly inside the statement, in source order.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match &self.kind {
+            StmtKind::If {
+                then, elifs, els, ..
+            } => std::iter::once(then)
+                .chain(elifs.iter().map(|a| &a.then))
+                .chain(els)
+                .collect(),
+            StmtKind::While { body, .. } | StmtKind::Fork { body, .. } => vec![body],
+            _ => Vec::new(),
+        }
+    }
+
+    /// [`Stmt::blocks`], mutably.
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        self.kind.blocks_mut()
+    }
+}
+
+impl StmtKind {
+    /// The blocks directly inside the statement, in source order.
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        match self {
+            StmtKind::If {
+                then, elifs, els, ..
+            } => std::iter::once(then)
+                .chain(elifs.iter_mut().map(|a| &mut a.then))
+                .chain(els)
+                .collect(),
+            StmtKind::While { body, .. } | StmtKind::Fork { body, .. } => vec![body],
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// A memory order as written, before lowering checks it against the
@@ -141,6 +300,15 @@ pub enum RmwForm {
     Generic,
 }
 
+/// One `else if (cond) { then }` arm of an `if`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElseIf {
+    pub cond: Expr,
+    pub then: Block,
+    /// From `if` to the arm's closing `}`.
+    pub span: Span,
+}
+
 /// The statement forms of LANGUAGE.md.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StmtKind {
@@ -171,11 +339,13 @@ pub enum StmtKind {
     /// `dst = val;`: a register assignment, a plain load (`r = x`) or a
     /// plain store (`x = E`); lowering tells which.
     Assign { dst: Ident, val: Expr },
-    /// `if (cond) { then } else { els }`; `else if` is an `els` block holding
-    /// exactly one `if`.
+    /// `if (cond) { then } else if (..) { .. } ... else { els }`. An
+    /// `else { if .. }` written with braces is an `els` block holding the
+    /// `if`, and is printed so.
     If {
         cond: Expr,
         then: Block,
+        elifs: Vec<ElseIf>,
         els: Option<Block>,
     },
     /// `while (cond) { body }`
@@ -209,7 +379,19 @@ pub enum ExprKind {
     /// A register, or (in the forms lowering accepts) a location.
     Var(Ident),
     Unary(UnOp, Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `first op1 e1 op2 e2 ...`, grouped from the left whatever the
+    /// operators: `((first op1 e1) op2 e2) ...`. The parser groups by C
+    /// precedence and keeps each left spine flat: `a + b * c - d` is
+    /// `Chain(a, [+ Chain(b, [* c]), - d])`, `(a + b) * c` is
+    /// `Chain(a, [+ b, * c])`.
+    ///
+    /// Invariant (the parser's normal form, which the formatter's
+    /// round trip relies on): `rest` is non-empty and `first` is not a
+    /// `Chain`.
+    Chain {
+        first: Box<Expr>,
+        rest: Vec<(BinOp, Expr)>,
+    },
 }
 
 /// herd's quantifiers.
@@ -226,6 +408,7 @@ pub struct Condition {
     pub quantifier: Quantifier,
     pub prop: Prop,
     pub span: Span,
+    pub trivia: Trivia,
 }
 
 /// A proposition of the condition language.
@@ -235,14 +418,17 @@ pub struct Prop {
     pub span: Span,
 }
 
+/// Proposition forms. `/\` and `\/` are associative, so a chain of either
+/// is one node. Invariant (the parser's normal form): an `And` has at least
+/// two operands and none of them is an `And`; likewise `Or`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PropKind {
     True,
     False,
     Atom { obs: ObsItem, op: CmpOp, value: i64 },
     Not(Box<Prop>),
-    And(Box<Prop>, Box<Prop>),
-    Or(Box<Prop>, Box<Prop>),
+    And(Vec<Prop>),
+    Or(Vec<Prop>),
     Implies(Box<Prop>, Box<Prop>),
 }
 
@@ -270,25 +456,65 @@ pub struct ExpectEntry {
     pub verdict: Verdict,
     pub verdict_span: Span,
     pub span: Span,
+    pub trivia: Trivia,
 }
 
 impl Test {
     /// Sets every span of the tree to the empty span: two trees equal after
-    /// this differ at most in layout and comments.
+    /// this differ at most in layout.
     pub fn clear_spans(&mut self) {
         self.name.span = Span::default();
         self.line_starts.clear();
+        let s = &mut self.sections;
+        for t in [
+            &mut s.header,
+            &mut s.init,
+            &mut s.filter,
+            &mut s.observe,
+            &mut s.expect,
+        ] {
+            t.clear_spans();
+        }
+        for c in s
+            .init_end
+            .iter_mut()
+            .chain(&mut s.expect_end)
+            .chain(&mut s.end)
+        {
+            c.span = Span::default();
+        }
+        s.header_span = Span::default();
+        s.init_span = Span::default();
+        s.filter_span = Span::default();
+        s.observe_spans.clear();
+        s.expect_span = Span::default();
         for e in &mut self.init {
             e.loc.span = Span::default();
             e.span = Span::default();
+            e.trivia.clear_spans();
         }
+        let mut blocks: Vec<&mut Block> = Vec::new();
         for t in &mut self.threads {
             t.name.span = Span::default();
             t.span = Span::default();
-            t.body.clear_spans();
+            t.trivia.clear_spans();
+            blocks.push(&mut t.body);
+        }
+        // Iterative over blocks: nesting is bounded, but every walk over
+        // statements uses one shape.
+        while let Some(b) = blocks.pop() {
+            b.span = Span::default();
+            for c in b.open.iter_mut().chain(&mut b.close) {
+                c.span = Span::default();
+            }
+            for st in &mut b.stmts {
+                st.clear_own_spans();
+                blocks.extend(st.blocks_mut());
+            }
         }
         if let Some(c) = &mut self.condition {
             c.span = Span::default();
+            c.trivia.clear_spans();
             c.prop.clear_spans();
         }
         if let Some(f) = &mut self.filter {
@@ -301,22 +527,17 @@ impl Test {
             e.key.span = Span::default();
             e.verdict_span = Span::default();
             e.span = Span::default();
-        }
-    }
-}
-
-impl Block {
-    fn clear_spans(&mut self) {
-        self.span = Span::default();
-        for s in &mut self.stmts {
-            s.clear_spans();
+            e.trivia.clear_spans();
         }
     }
 }
 
 impl Stmt {
-    fn clear_spans(&mut self) {
+    /// Clears the spans of the statement, its trivia and expressions, not
+    /// those of its blocks.
+    fn clear_own_spans(&mut self) {
         self.span = Span::default();
+        self.trivia.clear_spans();
         let clear = |i: &mut Ident| i.span = Span::default();
         let clear_ord = |o: &mut Order| o.span = Span::default();
         match &mut self.kind {
@@ -364,22 +585,18 @@ impl Stmt {
                 clear(dst);
                 val.clear_spans();
             }
-            StmtKind::If { cond, then, els } => {
+            StmtKind::If { cond, elifs, .. } => {
                 cond.clear_spans();
-                then.clear_spans();
-                if let Some(e) = els {
-                    e.clear_spans();
+                for a in elifs {
+                    a.cond.clear_spans();
+                    a.span = Span::default();
                 }
             }
-            StmtKind::While { cond, body } => {
-                cond.clear_spans();
-                body.clear_spans();
-            }
+            StmtKind::While { cond, .. } => cond.clear_spans(),
             StmtKind::Assert(e) | StmtKind::Assume(e) => e.clear_spans(),
-            StmtKind::Fork { dst, name, body } => {
+            StmtKind::Fork { dst, name, .. } => {
                 clear(dst);
                 clear(name);
-                body.clear_spans();
             }
             StmtKind::Join(h) => clear(h),
         }
@@ -393,9 +610,11 @@ impl Expr {
             ExprKind::Int(_) => {}
             ExprKind::Var(i) => i.span = Span::default(),
             ExprKind::Unary(_, e) => e.clear_spans(),
-            ExprKind::Binary(_, a, b) => {
-                a.clear_spans();
-                b.clear_spans();
+            ExprKind::Chain { first, rest } => {
+                first.clear_spans();
+                for (_, e) in rest {
+                    e.clear_spans();
+                }
             }
         }
     }
@@ -408,7 +627,12 @@ impl Prop {
             PropKind::True | PropKind::False => {}
             PropKind::Atom { obs, .. } => obs.clear_spans(),
             PropKind::Not(p) => p.clear_spans(),
-            PropKind::And(a, b) | PropKind::Or(a, b) | PropKind::Implies(a, b) => {
+            PropKind::And(ps) | PropKind::Or(ps) => {
+                for p in ps {
+                    p.clear_spans();
+                }
+            }
+            PropKind::Implies(a, b) => {
                 a.clear_spans();
                 b.clear_spans();
             }

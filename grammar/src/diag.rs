@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, SourceSpan};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, SourceSpan};
 use relaxlab_semantics::ir::Span;
 use thiserror::Error;
 
@@ -96,6 +96,28 @@ pub enum SyntaxError {
         #[label("expected {expected}")]
         span: SourceSpan,
         expected: String,
+    },
+    #[error("{}", if *holds == "nothing" { "the file is empty".to_string() } else { format!("the file holds no test, {holds}") })]
+    #[diagnostic(
+        code(relaxlab::syntax::empty_file),
+        help("a litmus test starts with `test NAME`, then `init {{ ... }}` and one `thread NAME {{ ... }}` per thread; see `relaxlab --help` or the book's language chapter")
+    )]
+    EmptyFile {
+        /// What the file holds instead: "nothing", "only comments", ...
+        holds: &'static str,
+        #[label("no `test NAME` here")]
+        span: SourceSpan,
+    },
+    #[error("nested too deeply: {depth} levels, the limit is {max}")]
+    #[diagnostic(
+        code(relaxlab::syntax::too_deep),
+        help("brackets, prefix operators and operators that bind tighter than their left neighbour each nest one level; a long chain of one operator (`1 + 1 + ...`, `/\\`) or of `else if` is not nesting; split the construct, or compute part of it in a register first")
+    )]
+    TooDeep {
+        depth: u32,
+        max: u32,
+        #[label("this goes past {max} levels")]
+        span: SourceSpan,
     },
     #[error("integer literal does not fit in 64 bits")]
     #[diagnostic(
@@ -530,8 +552,7 @@ where
     D: miette::Diagnostic + Send + Sync + 'static,
 {
     let shown = diag.to_string();
-    let report =
-        miette::Report::new(diag).with_source_code(NamedSource::new(path, src.to_string()));
+    let report = crate::clip::report(diag, path, src);
     let handler =
         GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(width);
     let mut out = String::new();

@@ -18,18 +18,23 @@
 
 use logos::Logos;
 
-use crate::diag::LexError;
 use relaxlab_semantics::ir::Span;
 
-use crate::diag::sspan;
+use crate::diag::{sspan, LexError, SyntaxError};
+use crate::nesting::Nesting;
 
 /// A token. Borrowed text points into the source.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 #[logos(skip r"[ \t\r\n\f]+")]
-#[logos(skip r"//[^\n]*")]
 pub enum Token<'src> {
+    /// `/* ... */`; the flag says whether it was closed. Kept by
+    /// [`Lexer`] for the formatter, never passed to the parser.
     #[token("/*", block_comment)]
     BlockComment(bool),
+    /// `// ...` up to the end of the line (a `\r` before the line break
+    /// excluded).
+    #[regex(r"//[^\n]*")]
+    LineComment,
 
     #[token("test")]
     Test,
@@ -161,12 +166,22 @@ fn block_comment<'src>(lex: &mut logos::Lexer<'src, Token<'src>>) -> bool {
 }
 
 /// The token stream lalrpop consumes: `(start, token, end)` triples, with
-/// lexical errors set aside in [`Lexer::errors`].
+/// lexical errors and comments set aside in [`Lexer::errors`] and
+/// [`Lexer::comments`]. The stream ends early, with a
+/// [`SyntaxError::TooDeep`] in [`Lexer::too_deep`], at the first token that
+/// nests deeper than [`MAX_NESTING`](crate::nesting::MAX_NESTING): nothing
+/// deeper reaches the parser.
 pub(crate) struct Lexer<'src> {
     src: &'src str,
     inner: logos::Lexer<'src, Token<'src>>,
     after_test: bool,
+    nesting: Nesting,
+    /// Tokens passed to the parser so far.
+    pub(crate) tokens: usize,
     pub(crate) errors: Vec<LexError>,
+    /// Every comment, in source order: `(span, text)`.
+    pub(crate) comments: Vec<(Span, &'src str)>,
+    pub(crate) too_deep: Option<SyntaxError>,
 }
 
 /// The error type lalrpop sees from the lexer: there is none, since lexical
@@ -180,7 +195,11 @@ impl<'src> Lexer<'src> {
             src,
             inner: Token::lexer(src),
             after_test: false,
+            nesting: Nesting::default(),
+            tokens: 0,
             errors: Vec::new(),
+            comments: Vec::new(),
+            too_deep: None,
         }
     }
 
@@ -214,9 +233,30 @@ impl<'src> Iterator for Lexer<'src> {
     type Item = Result<(usize, Token<'src>, usize), Never>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if self.too_deep.is_some() {
+            return None;
+        }
+        let (start, tok, end) = self.next_token()?;
+        if let Err(depth) = self.nesting.step(&tok) {
+            self.too_deep = Some(SyntaxError::TooDeep {
+                depth,
+                max: crate::nesting::MAX_NESTING,
+                span: sspan(Span::new(start, end)),
+            });
+            return None;
+        }
+        self.tokens += 1;
+        Some(Ok((start, tok, end)))
+    }
+}
+
+impl<'src> Lexer<'src> {
+    /// The next token for the parser, comments and bad characters set
+    /// aside.
+    fn next_token(&mut self) -> Option<(usize, Token<'src>, usize)> {
         if std::mem::take(&mut self.after_test) {
             if let Some(t) = self.test_name() {
-                return Some(Ok(t));
+                return Some(t);
             }
         }
         loop {
@@ -224,15 +264,23 @@ impl<'src> Iterator for Lexer<'src> {
             let span = self.inner.span();
             match tok {
                 Ok(Token::BlockComment(closed)) => {
-                    if !closed {
+                    if closed {
+                        self.comments
+                            .push((Span::new(span.start, span.end), self.inner.slice()));
+                    } else {
                         self.errors.push(LexError::UnterminatedComment {
                             span: sspan(Span::new(span.start, span.start + 2)),
                         });
                     }
                 }
+                Ok(Token::LineComment) => {
+                    let text = self.inner.slice().trim_end_matches('\r');
+                    self.comments
+                        .push((Span::new(span.start, span.start + text.len()), text));
+                }
                 Ok(tok) => {
                     self.after_test = tok == Token::Test;
-                    return Some(Ok((span.start, tok, span.end)));
+                    return Some((span.start, tok, span.end));
                 }
                 Err(()) => self.lex_error(span),
             }
@@ -244,7 +292,7 @@ impl std::fmt::Display for Token<'_> {
     /// How a syntax error names the token: `` `store` ``, `integer 3`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let text = match self {
-            Token::BlockComment(_) => "comment",
+            Token::BlockComment(_) | Token::LineComment => "comment",
             Token::Test => "test",
             Token::Init => "init",
             Token::Thread => "thread",

@@ -29,6 +29,7 @@
 pub mod ast;
 pub mod cat;
 mod check;
+mod clip;
 mod diag;
 mod fmt;
 pub mod herd;
@@ -36,7 +37,9 @@ mod lexer;
 mod listing;
 mod lookalike;
 mod lower;
+mod nesting;
 mod resolve;
+mod trivia;
 
 #[allow(
     clippy::all,
@@ -48,25 +51,66 @@ mod parser {
     lalrpop_util::lalrpop_mod!(pub(crate) grammar, "/parser.rs");
 }
 
+pub use clip::{report, set_clipping};
 pub use diag::{Error, Errors, LexError, LowerError, ModelError, SyntaxError};
+pub use nesting::MAX_NESTING;
 use relaxlab_semantics::ir::{ModelKey, Program, Span, Subject, Verdict};
 
-/// Parses a litmus file into its syntax tree.
+/// Parses a litmus file into its syntax tree, with its comments attached
+/// to the nodes they belong to.
+///
+/// A file that nests deeper than [`MAX_NESTING`] is refused (a
+/// `relaxlab::syntax::too_deep` diagnostic) before any part of the tree
+/// gets that deep, so that the recursive stages after parsing (dropping
+/// the tree, lowering, formatting) stay within a thread's stack.
 pub fn parse(src: &str) -> Result<ast::Test, Errors> {
     let mut lexer = lexer::Lexer::new(src);
     let mut errors = Vec::new();
     let result = parser::grammar::TestParser::new().parse(&mut errors, &mut lexer);
+    if let Some(deep) = lexer.too_deep.take() {
+        // The token stream stopped there: the parser's complaint about the
+        // end of the file is its echo.
+        drop(result);
+        let mut all: Vec<Error> = lexer.errors.into_iter().map(Error::from).collect();
+        all.extend(errors);
+        all.push(deep.into());
+        return Err(Errors::new(all));
+    }
+    if lexer.tokens == 0 && lexer.errors.is_empty() {
+        return Err(Errors::new(vec![empty_file(
+            src,
+            !lexer.comments.is_empty(),
+        )]));
+    }
     if let Err(e) = &result {
         errors.push(resolve::syntax_error(e.clone()));
     }
+    let comments = std::mem::take(&mut lexer.comments);
     let all = without_cascades(src, lexer.errors, errors);
     match result {
         Ok(mut test) if all.is_empty() => {
             test.line_starts = line_starts(src);
+            trivia::attach(&mut test, &comments, src);
             Ok(*test)
         }
         _ => Err(Errors::new(all)),
     }
+}
+
+/// The diagnostic of a file without a single token.
+fn empty_file(src: &str, comments: bool) -> Error {
+    let holds = match (src.is_empty(), comments) {
+        (true, _) => "nothing",
+        (false, true) => "only comments",
+        (false, false) => "only blank space",
+    };
+    // The first line, or the first character of an empty file.
+    let end = src.find('\n').unwrap_or(src.len());
+    SyntaxError::EmptyFile {
+        holds,
+        span: diag::sspan(relaxlab_semantics::ir::Span::new(0, end)),
+    }
+    .into()
 }
 
 /// Every lexical error, and the syntax errors that are not its echo: a
@@ -112,9 +156,11 @@ pub fn load(src: &str) -> Result<Program, Errors> {
     lower(&parse(src)?)
 }
 
-/// Prints a syntax tree in the canonical layout. Comments are dropped;
-/// `parse(&format(t))` equals `t` modulo spans, and formatting is
-/// idempotent.
+/// Prints a syntax tree in the canonical layout, with the comments and
+/// blank lines its nodes carry (see [`ast::Trivia`]). `parse(&format(t))`
+/// equals `t` modulo spans, and formatting is idempotent. To print an
+/// edited program, edit the tree (a statement inserted with
+/// `Trivia::default()` gets no comment) and format it.
 pub fn format(test: &ast::Test) -> String {
     fmt::format_test(test)
 }

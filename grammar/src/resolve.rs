@@ -13,8 +13,9 @@ use lalrpop_util::{ErrorRecovery, ParseError};
 use relaxlab_semantics::ir::{BinOp, HwFence, RmwOp, Span, Verdict};
 
 use crate::ast::{
-    Condition, ExpectEntry, Expr, ExprKind, FenceArg, Ident, InitEntry, MemOrder, ObsItem, Order,
-    Prop, RmwForm, Stmt, StmtKind, Test, ThreadDecl, ThreadRef,
+    Block, Condition, ElseIf, ExpectEntry, Expr, ExprKind, FenceArg, Ident, InitEntry, MemOrder,
+    ObsItem, Order, Prop, PropKind, RmwForm, Sections, Stmt, StmtKind, Test, ThreadDecl, ThreadRef,
+    Trivia,
 };
 use crate::diag::{did_you_mean, sspan, Error, SyntaxError};
 use crate::fmt::binop_prec;
@@ -29,7 +30,7 @@ pub(crate) fn sp(l: usize, r: usize) -> Span {
 pub(crate) enum Trailer {
     Condition(Box<Condition>),
     Filter(Box<Prop>, Span),
-    Observe(Vec<ObsItem>),
+    Observe(Vec<ObsItem>, Span),
     Expect(Vec<ExpectEntry>, Span),
 }
 
@@ -39,15 +40,28 @@ pub(crate) fn push_opt<T>(mut v: Vec<T>, last: Option<T>) -> Vec<T> {
     v
 }
 
+/// The `test NAME "doc"` line: the name, the doc and the line's span.
+pub(crate) type Header<'a> = (Ident, Option<&'a str>, Span);
+
 /// Assembles a file: at most one condition, at most one filter.
 pub(crate) fn test(
     errors: &mut Vec<Error>,
-    name: Ident,
-    doc: Option<&str>,
-    init: Vec<InitEntry>,
+    (name, doc, header_span): Header<'_>,
+    init: Option<(Vec<InitEntry>, Span)>,
     threads: Vec<ThreadDecl>,
     trailers: Vec<Trailer>,
 ) -> Test {
+    let (init, init_span) = init.unwrap_or_default();
+    // Without a doc string the parser's end of the header is where the
+    // next token starts (past any comment on the header line): the header
+    // ends with its name.
+    let header_span = match doc {
+        Some(_) => header_span,
+        None => Span {
+            start: header_span.start,
+            end: name.span.end,
+        },
+    };
     let mut test = Test {
         name,
         doc: doc.map(str::to_string),
@@ -58,6 +72,11 @@ pub(crate) fn test(
         observe: Vec::new(),
         expect: Vec::new(),
         line_starts: Vec::new(),
+        sections: Sections {
+            header_span,
+            init_span,
+            ..Sections::default()
+        },
     };
     let mut filter_span = None;
     let mut expect_span = None;
@@ -72,19 +91,73 @@ pub(crate) fn test(
                 None => {
                     test.filter = Some(*p);
                     filter_span = Some(span);
+                    test.sections.filter_span = span;
                 }
             },
-            Trailer::Observe(items) => test.observe.extend(items),
+            Trailer::Observe(items, span) => {
+                test.observe.extend(items);
+                test.sections.observe_spans.push(span);
+            }
             Trailer::Expect(entries, span) => match expect_span {
                 Some(first) => errors.push(duplicate("expect block", span, first)),
                 None => {
                     test.expect = entries;
                     expect_span = Some(span);
+                    test.sections.expect_span = span;
                 }
             },
         }
     }
     test
+}
+
+/// `if (c) { } else if (c) { } ... [else { }]`.
+pub(crate) fn if_stmt(
+    (cond, then, elifs): (Expr, Block, Vec<ElseIf>),
+    els: Option<Block>,
+    span: Span,
+) -> Box<Stmt> {
+    Box::new(Stmt::new(
+        StmtKind::If {
+            cond,
+            then,
+            elifs,
+            els,
+        },
+        span,
+    ))
+}
+
+/// `a /\ b`, flattened into one conjunction (`/\` is associative).
+pub(crate) fn and(a: Prop, b: Prop, span: Span) -> Prop {
+    let mut ps = match a.kind {
+        PropKind::And(ps) => ps,
+        kind => vec![Prop { kind, ..a }],
+    };
+    match b.kind {
+        PropKind::And(more) => ps.extend(more),
+        kind => ps.push(Prop { kind, ..b }),
+    }
+    Prop {
+        kind: PropKind::And(ps),
+        span,
+    }
+}
+
+/// `a \/ b`, flattened into one disjunction.
+pub(crate) fn or(a: Prop, b: Prop, span: Span) -> Prop {
+    let mut ps = match a.kind {
+        PropKind::Or(ps) => ps,
+        kind => vec![Prop { kind, ..a }],
+    };
+    match b.kind {
+        PropKind::Or(more) => ps.extend(more),
+        kind => ps.push(Prop { kind, ..b }),
+    }
+    Prop {
+        kind: PropKind::Or(ps),
+        span,
+    }
 }
 
 fn duplicate(what: &'static str, span: Span, first: Span) -> Error {
@@ -151,7 +224,8 @@ pub(crate) type Operand = (Expr, Span);
 
 /// Groups `first op1 e1 op2 e2 ...` by C precedence ([`binop_prec`], all
 /// levels left associative; precedence climbing): the tree the textbook
-/// grammar with one tier per level would build.
+/// grammar with one tier per level would build, with each left spine kept
+/// as one [`ExprKind::Chain`].
 pub(crate) fn climb(first: Operand, rest: Vec<(BinOp, Operand)>) -> Expr {
     if rest.is_empty() {
         return first.0;
@@ -163,10 +237,17 @@ pub(crate) fn climb(first: Operand, rest: Vec<(BinOp, Operand)>) -> Expr {
 /// Folds operators of level `min` or tighter into `lhs`; recursion depth is
 /// bounded by the number of levels.
 fn climb_from(
-    mut lhs: Operand,
+    lhs: Operand,
     rest: &mut std::iter::Peekable<std::vec::IntoIter<(BinOp, Operand)>>,
     min: u8,
 ) -> Operand {
+    let (first, mut span) = lhs;
+    // A parenthesised chain on the left continues the spine: `(a + b) * c`
+    // groups as `((a + b) * c)` either way.
+    let (first, mut chain) = match first.kind {
+        ExprKind::Chain { first, rest } => (*first, rest),
+        kind => (Expr { kind, ..first }, Vec::new()),
+    };
     while let Some((op, mut rhs)) = rest.next_if(|(op, _)| binop_prec(*op) >= min) {
         while rest
             .peek()
@@ -174,14 +255,21 @@ fn climb_from(
         {
             rhs = climb_from(rhs, rest, binop_prec(op) + 1);
         }
-        let span = Span {
-            start: lhs.1.start,
-            end: rhs.1.end,
-        };
-        let kind = ExprKind::Binary(op, Box::new(lhs.0), Box::new(rhs.0));
-        lhs = (Expr { kind, span }, span);
+        span.end = rhs.1.end;
+        chain.push((op, rhs.0));
     }
-    lhs
+    let expr = if chain.is_empty() {
+        first
+    } else {
+        Expr {
+            kind: ExprKind::Chain {
+                first: Box::new(first),
+                rest: chain,
+            },
+            span,
+        }
+    };
+    (expr, span)
 }
 
 /// A thread named by number in a condition.
@@ -528,7 +616,7 @@ pub(crate) fn call(
         return None;
     }
     let kind = build(errors, kind, &canonical, dst, args)?;
-    Some(Stmt { kind, span })
+    Some(Stmt::new(kind, span))
 }
 
 /// Builds the statement of a call whose arity and result were checked.
@@ -667,5 +755,6 @@ pub(crate) fn expect_entry(
         verdict: v,
         verdict_span: verdict.span,
         span,
+        trivia: Trivia::default(),
     })
 }

@@ -117,11 +117,13 @@ fn cas_updates_expected_and_returns_success() {
     );
 }
 
+/// An `else if` that reads no location continues the chain; one that does
+/// nests, with its access inside the `else` (C performs it only there).
 #[test]
 fn accesses_inside_expressions_are_hoisted_left_to_right() {
-    let src = "C Hoist\n{ x = 0; y = 0; }\nP0 (int* x, atomic_int* y) {\n  int r0 = *x + 2 * atomic_load_explicit(y, memory_order_acquire);\n  *x = *x + 1;\n  if (*x == 1) { r0 = 1; } else if (r0) r0 = 2;\n}\nexists (0:r0=0)\n";
+    let src = "C Hoist\n{ x = 0; y = 0; }\nP0 (int* x, atomic_int* y) {\n  int r0 = *x + 2 * atomic_load_explicit(y, memory_order_acquire);\n  *x = *x + 1;\n  if (*x == 1) { r0 = 1; } else if (r0) r0 = 2; else if (*x == 2) r0 = 3; else r0 = 4;\n}\nexists (0:r0=0)\n";
     let text = translate(src).expect("translates");
-    let body = "  t0 = load(x, na);\n  t1 = load(y, acq);\n  r0 = t0 + 2 * t1;\n  t2 = load(x, na);\n  store(x, t2 + 1, na);\n  t3 = load(x, na);\n  if (t3 == 1) {\n    r0 = 1;\n  } else {\n    if (r0) {\n      r0 = 2;\n    }\n  }\n";
+    let body = "  t0 = load(x, na);\n  t1 = load(y, acq);\n  r0 = t0 + 2 * t1;\n  t2 = load(x, na);\n  store(x, t2 + 1, na);\n  t3 = load(x, na);\n  if (t3 == 1) {\n    r0 = 1;\n  } else if (r0) {\n    r0 = 2;\n  } else {\n    t4 = load(x, na);\n    if (t4 == 2) {\n      r0 = 3;\n    } else {\n      r0 = 4;\n    }\n  }\n";
     assert!(text.contains(body), "{text}");
     relaxlab_grammar::parse(&text).expect("parses");
 }

@@ -242,9 +242,12 @@ fn every_statement_form_lowers() {
     assert!(texts.contains(&"r6 = rmw(y, xchg, -1, acq_rel)"));
     assert!(texts.contains(&"r5 = exchange(y, 7, sc)"));
     assert!(texts.contains(&"fence(full)"));
-    // C precedence: the expression prints back without redundant parentheses.
+    // C precedence: the expression prints back without redundant
+    // parentheses, but with those around a `&&` inside a `||`.
     assert!(texts.contains(&"r8 = -r0 + !r1 * (r2 - 3) / 2 % 5 << 1 >> 2 & 7 ^ 3 | 1"));
-    assert!(texts.contains(&"r9 = r8 == 1 && r8 != 2 || r8 < 3 && r8 <= 4 && r8 > 0 && r8 >= 0"));
+    assert!(
+        texts.contains(&"r9 = (r8 == 1 && r8 != 2) || (r8 < 3 && r8 <= 4 && r8 > 0 && r8 >= 0)")
+    );
     assert!(matches!(ins[ins.len() - 3], Instr::Assert { .. }));
     assert!(matches!(ins[ins.len() - 2], Instr::Assume { .. }));
     // No condition, no observe: every register, then every location.
@@ -504,15 +507,17 @@ fn expectations_with_assert_subject() {
     );
 }
 
+/// The canonical layout; `else { if .. }` stays as written, an `else if`
+/// chain prints as one, and the comment before `test` is kept.
 #[test]
 fn formatter_canonical_layout() {
     let src = "/* c */ test MP+fence.rel+acq \"doc\" init{x;y=1;} thread P0{Store(x,1,relaxed);Fence(mfence);\
-               if(1){r=2;}else{if(r){r=3;}}} exists(P0:r=2/\\x=1) locations[x;] expect{sc:never;}";
+               if(1){r=2;}else{if(r){r=3;}} if(r){}else if(1){r=4;}else{}} exists(P0:r=2/\\x=1) locations[x;] expect{sc:never;}";
     let t = parse(src).unwrap();
     let f = format(&t);
     assert_eq!(
         f,
-        "test MP+fence.rel+acq \"doc\"\n\ninit { x; y = 1; }\n\nthread P0 {\n  store(x, 1, rlx);\n  fence(full);\n  if (1) {\n    r = 2;\n  } else if (r) {\n    r = 3;\n  }\n}\n\nexists (P0:r = 2 /\\ x = 1)\nobserve { x; }\nexpect { sc: never; }\n"
+        "/* c */\ntest MP+fence.rel+acq \"doc\"\n\ninit { x; y = 1; }\n\nthread P0 {\n  store(x, 1, rlx);\n  fence(full);\n  if (1) {\n    r = 2;\n  } else {\n    if (r) {\n      r = 3;\n    }\n  }\n  if (r) {\n  } else if (1) {\n    r = 4;\n  } else {\n  }\n}\n\nexists (P0:r = 2 /\\ x = 1)\nobserve { x; }\nexpect { sc: never; }\n"
     );
     assert_eq!(format(&parse(&f).unwrap()), f);
     assert!(ir_listing(&load(&f).unwrap()).contains("(if false -> "));
@@ -554,12 +559,14 @@ fn lowering_reports_every_error_at_once() {
     );
 }
 
-/// Binary expressions are grouped by precedence after a flat parse: every
-/// node's span runs from its left operand's first character (an opening
-/// parenthesis or a unary sign included) to its right operand's last.
+/// Binary expressions are grouped by precedence after a flat parse, each
+/// left spine as one chain (`(a + b) * -c - ...` groups from the left, so
+/// the parenthesised `a + b` starts the chain): a chain's span runs from
+/// its first operand's first character (an opening parenthesis or a unary
+/// sign included) to its last operand's last.
 #[test]
 fn binary_expression_spans_cover_their_operands() {
-    use relaxlab_grammar::ast::{ExprKind, StmtKind};
+    use relaxlab_grammar::ast::{BinOp, ExprKind, StmtKind};
     let src = "test S\nthread T { r = (a + b) * -c - d % (e); }";
     let test = parse(src).unwrap();
     let StmtKind::Assign { val, .. } = &test.threads[0].body.stmts[0].kind else {
@@ -567,18 +574,20 @@ fn binary_expression_spans_cover_their_operands() {
     };
     let text = |e: &relaxlab_grammar::ast::Expr| &src[e.span.start as usize..e.span.end as usize];
     assert_eq!(text(val), "(a + b) * -c - d % (e)");
-    let ExprKind::Binary(_, mul, rem) = &val.kind else {
-        panic!("`-` at the top")
+    let ExprKind::Chain { first, rest } = &val.kind else {
+        panic!("a chain at the top")
     };
-    assert_eq!(text(mul), "(a + b) * -c");
-    assert_eq!(text(rem), "d % (e)");
-    let ExprKind::Binary(_, add, neg) = &mul.kind else {
-        panic!("`*` under `-`")
-    };
-    assert_eq!(text(add), "a + b", "parentheses belong to the operand");
-    assert_eq!(text(neg), "-c");
-    let ExprKind::Binary(_, d, e) = &rem.kind else {
+    assert_eq!(text(first), "a");
+    let ops: Vec<BinOp> = rest.iter().map(|(op, _)| *op).collect();
+    assert_eq!(ops, [BinOp::Add, BinOp::Mul, BinOp::Sub]);
+    let texts: Vec<&str> = rest.iter().map(|(_, e)| text(e)).collect();
+    assert_eq!(texts, ["b", "-c", "d % (e)"]);
+    let ExprKind::Chain { first, rest } = &rest[2].1.kind else {
         panic!("`%` on the right")
     };
-    assert_eq!((text(d), text(e)), ("d", "e"));
+    assert_eq!(
+        (text(first), text(&rest[0].1)),
+        ("d", "e"),
+        "parentheses belong to the operand"
+    );
 }

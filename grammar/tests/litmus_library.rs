@@ -1,9 +1,12 @@
 //! Every `*.litmus` file of the litmus library parses and lowers, and its
-//! formatted form lowers to the same program.
+//! formatted form lowers to the same program; the library is in canonical
+//! layout, and formatting keeps its comments.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
-use relaxlab_grammar::{format, load, parse};
+use relaxlab_grammar::{format, herd, load, parse};
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -121,4 +124,42 @@ fn instruction_lines_match_their_spans() {
         }
     }
     assert!(checked > 1000, "{checked} instructions");
+}
+
+/// For every file of the library, and for the translation of every herd
+/// test, formatting keeps every comment in order, is idempotent, and gives
+/// the same program (spans aside). The library is not required to be in
+/// the formatter's layout: it is written by hand.
+#[test]
+fn formatting_the_library_keeps_comments_and_meaning() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../litmus");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    files.sort();
+    let mut with_comments = 0;
+    for path in &files {
+        let shown = path.strip_prefix(&root).unwrap().display().to_string();
+        let original = std::fs::read_to_string(path).unwrap();
+        let native = is_native(&original);
+        let src = if native {
+            original
+        } else {
+            herd::translate(&original).unwrap_or_else(|e| panic!("{shown}: {e}"))
+        };
+        let formatted = format(&parse(&src).unwrap());
+        let kept = common::comments(&src);
+        with_comments += usize::from(!kept.is_empty());
+        assert_eq!(common::comments(&formatted), kept, "{shown}: comments");
+        assert_eq!(
+            format(&parse(&formatted).unwrap()),
+            formatted,
+            "{shown}: formatting twice"
+        );
+        assert_eq!(
+            common::without_spans(load(&formatted).unwrap()),
+            common::without_spans(load(&src).unwrap()),
+            "{shown}: the formatted program differs"
+        );
+    }
+    assert!(with_comments > 20, "{with_comments} files with comments");
 }

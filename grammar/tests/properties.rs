@@ -1,15 +1,18 @@
 //! Properties of the front end: generated trees survive format-then-parse
-//! unchanged (modulo spans), formatting is idempotent, and no input makes
-//! `load` panic or report a span outside the input.
+//! unchanged (modulo spans), formatting is idempotent, no input makes
+//! `load` panic or report a span outside the input, and deeply nested or
+//! long programs go through every stage on a 2 MiB thread stack or are
+//! refused as too deep.
 
 use miette::Diagnostic;
 use proptest::prelude::*;
 use relaxlab_grammar::ast::{
-    BinOp, Block, CmpOp, Condition, ExpectEntry, Expr, ExprKind, FenceArg, HwFence, Ident,
-    InitEntry, MemOrder, ObsItem, Order, Prop, PropKind, Quantifier, RmwForm, RmwOp, Span, Stmt,
-    StmtKind, Test, ThreadDecl, ThreadRef, UnOp, Verdict,
+    BinOp, Block, CmpOp, Condition, ElseIf, ExpectEntry, Expr, ExprKind, FenceArg, HwFence, Ident,
+    InitEntry, MemOrder, ObsItem, Order, Prop, PropKind, Quantifier, RmwForm, RmwOp, Sections,
+    Span, Stmt, StmtKind, Test, ThreadDecl, ThreadRef, Trivia, UnOp, Verdict,
 };
-use relaxlab_grammar::{format, load, parse, Errors};
+use relaxlab_grammar::{format, herd, load, parse, Errors, MAX_NESTING};
+use relaxlab_semantics::ir::Instr;
 
 const KEYWORDS: &[&str] = &[
     "test",
@@ -93,27 +96,31 @@ fn expr() -> impl Strategy<Value = Expr> {
                     (op, kind) => e(ExprKind::Unary(op, Box::new(e(kind)))),
                 }
             }),
-            (binop(), inner.clone(), inner).prop_map(|(op, a, b)| e(ExprKind::Binary(
-                op,
-                Box::new(a),
-                Box::new(b)
-            ))),
+            (binop(), inner.clone(), inner).prop_map(|(op, a, b)| chain(op, a, b)),
         ]
     })
 }
 
-fn s(kind: StmtKind) -> Stmt {
-    Stmt {
-        kind,
-        span: Span::default(),
+/// `a op b` in the parser's normal form: a chain on the left continues.
+fn chain(op: BinOp, a: Expr, b: Expr) -> Expr {
+    match a.kind {
+        ExprKind::Chain { first, mut rest } => {
+            rest.push((op, b));
+            e(ExprKind::Chain { first, rest })
+        }
+        kind => e(ExprKind::Chain {
+            first: Box::new(e(kind)),
+            rest: vec![(op, b)],
+        }),
     }
 }
 
+fn s(kind: StmtKind) -> Stmt {
+    Stmt::new(kind, Span::default())
+}
+
 fn block(stmts: Vec<Stmt>) -> Block {
-    Block {
-        stmts,
-        span: Span::default(),
-    }
+    Block::new(stmts, Span::default())
 }
 
 fn simple_stmt() -> impl Strategy<Value = Stmt> {
@@ -176,15 +183,27 @@ fn stmt() -> impl Strategy<Value = Stmt> {
     simple_stmt().prop_recursive(3, 16, 3, |inner| {
         let stmts = proptest::collection::vec(inner, 0..3);
         prop_oneof![
-            (expr(), stmts.clone(), proptest::option::of(stmts.clone())).prop_map(
-                |(cond, t, e)| {
+            (
+                expr(),
+                stmts.clone(),
+                proptest::collection::vec((expr(), stmts.clone()), 0..3),
+                proptest::option::of(stmts.clone())
+            )
+                .prop_map(|(cond, t, elifs, e)| {
                     s(StmtKind::If {
                         cond,
                         then: block(t),
+                        elifs: elifs
+                            .into_iter()
+                            .map(|(cond, b)| ElseIf {
+                                cond,
+                                then: block(b),
+                                span: Span::default(),
+                            })
+                            .collect(),
                         els: e.map(block),
                     })
-                }
-            ),
+                }),
             (expr(), stmts.clone()).prop_map(|(cond, b)| s(StmtKind::While {
                 cond,
                 body: block(b)
@@ -232,13 +251,28 @@ fn prop_strategy() -> impl Strategy<Value = Prop> {
     leaf.prop_recursive(4, 16, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(|a| p(PropKind::Not(Box::new(a)))),
-            (inner.clone(), inner.clone())
-                .prop_map(|(a, b)| p(PropKind::And(Box::new(a), Box::new(b)))),
-            (inner.clone(), inner.clone())
-                .prop_map(|(a, b)| p(PropKind::Or(Box::new(a), Box::new(b)))),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| flat(a, b, true)),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| flat(a, b, false)),
             (inner.clone(), inner)
                 .prop_map(|(a, b)| p(PropKind::Implies(Box::new(a), Box::new(b)))),
         ]
+    })
+}
+
+/// `a /\ b` (or `a \/ b`) in the parser's normal form: nested
+/// conjunctions are one.
+fn flat(a: Prop, b: Prop, conj: bool) -> Prop {
+    let parts = |q: Prop| match q.kind {
+        PropKind::And(ps) if conj => ps,
+        PropKind::Or(ps) if !conj => ps,
+        kind => vec![p(kind)],
+    };
+    let mut ps = parts(a);
+    ps.extend(parts(b));
+    p(if conj {
+        PropKind::And(ps)
+    } else {
+        PropKind::Or(ps)
     })
 }
 
@@ -250,6 +284,7 @@ fn test_strategy() -> impl Strategy<Value = Test> {
                     loc,
                     value,
                     span: Span::default(),
+                    trivia: Trivia::default(),
                 })
                 .collect::<Vec<_>>()
         });
@@ -261,6 +296,7 @@ fn test_strategy() -> impl Strategy<Value = Test> {
                         name,
                         body: block(stmts),
                         span: Span::default(),
+                        trivia: Trivia::default(),
                     })
                     .collect::<Vec<_>>()
             });
@@ -274,6 +310,7 @@ fn test_strategy() -> impl Strategy<Value = Test> {
             quantifier,
             prop,
             span: Span::default(),
+            trivia: Trivia::default(),
         })
     });
     let verdict = prop_oneof![
@@ -293,6 +330,7 @@ fn test_strategy() -> impl Strategy<Value = Test> {
                 verdict,
                 verdict_span: Span::default(),
                 span: Span::default(),
+                trivia: Trivia::default(),
             })
             .collect::<Vec<_>>()
     });
@@ -317,6 +355,7 @@ fn test_strategy() -> impl Strategy<Value = Test> {
                 observe,
                 expect,
                 line_starts: Vec::new(),
+                sections: Sections::default(),
             },
         )
 }
@@ -400,5 +439,157 @@ proptest! {
         if let Err(e) = load(&text) {
             spans_inside(&e, text.len())?;
         }
+    }
+}
+
+/// The shapes of deep and long programs: the first seven nest, the others
+/// are flat sequences.
+const SHAPES: &[&str] = &[
+    "if",
+    "while",
+    "fork",
+    "not",
+    "right-parens",
+    "tilde",
+    "implies",
+    "else-if",
+    "sum",
+    "and",
+    "or",
+    "statements",
+];
+
+/// A program of `shape` nesting (or as long as) `n`.
+fn shaped(shape: &str, n: usize) -> String {
+    let body = |b: String| format!("test T\ninit {{ x = 0; }}\nthread P0 {{\n  r0 = 0;\n{b}\n}}\n");
+    let cond = |c: String| format!("{}exists ({c})\n", body(String::new()));
+    match shape {
+        "if" => body(format!(
+            "{}r0 = 1;{}",
+            "if (r0 == 0) {\n".repeat(n),
+            "}\n".repeat(n)
+        )),
+        "while" => body(format!(
+            "{}r0 = 1;{}",
+            "while (r0 == 1) {\n".repeat(n),
+            "}\n".repeat(n)
+        )),
+        "fork" => body(
+            (0..n)
+                .map(|i| format!("h{i} = fork W{i} {{\n"))
+                .collect::<String>()
+                + &"};\n".repeat(n),
+        ),
+        "not" => body(format!("r0 = {}1;", "!".repeat(n))),
+        "right-parens" => body(format!("r0 = {}1{};", "1 - (".repeat(n), ")".repeat(n))),
+        "tilde" => cond(format!("{}P0:r0 = 1", "~".repeat(n))),
+        "implies" => cond(vec!["P0:r0 = 1"; n + 1].join(" => ")),
+        "else-if" => body(format!(
+            "if (r0 == 0) {{ r0 = 1; }}{}",
+            " else if (r0 == 1) { r0 = 2; }".repeat(n)
+        )),
+        "sum" => body(format!("r0 = {};", vec!["1"; n + 1].join(" + "))),
+        "and" => cond(vec!["P0:r0 = 1"; n + 1].join(" /\\ ")),
+        "or" => cond(vec!["P0:r0 = 1"; n + 1].join(" \\/ ")),
+        _ => body("r0 = r0 + 1;\n".repeat(n)),
+    }
+}
+
+/// Runs `f` on a thread with a 2 MiB stack (a rayon worker's, the test
+/// harness's), as the CLI's workers and library users' threads would.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// Every stage a program goes through in the front end and the IR's
+/// evaluation: parse (and drop the tree), format, reparse, `--to herd-c`,
+/// lower, evaluate every expression and the condition.
+fn every_stage(text: &str) -> Result<(), Errors> {
+    let test = parse(text)?;
+    let formatted = format(&test);
+    let mut again = parse(&formatted).expect("the formatted program parses");
+    let mut original = test.clone();
+    again.clear_spans();
+    original.clear_spans();
+    assert!(again == original, "format then parse changes the tree");
+    let _ = herd::to_herd_c(&test);
+    let program = relaxlab_grammar::lower(&test)?;
+    drop(test);
+    let regs = [0; 64];
+    for t in &program.threads {
+        for i in &t.code {
+            match &i.instr {
+                Instr::Assign { val: e, .. } | Instr::Branch { cond: e, .. } => {
+                    let _ = e.eval(&regs);
+                }
+                _ => {}
+            }
+        }
+    }
+    if let Some(c) = &program.condition {
+        let _ = c.prop.eval(&|_| 1);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Nesting up to the bound goes through every stage; past it the
+    /// parser refuses with `too_deep` and nothing else; flat sequences are
+    /// not nesting, however long.
+    #[test]
+    fn deep_and_long_programs_pass_every_stage_or_are_too_deep(
+        shape in proptest::sample::select(SHAPES),
+        n in prop_oneof![0usize..64, (MAX_NESTING as usize - 8)..(MAX_NESTING as usize + 8), 0usize..20_000],
+    ) {
+        let deep = SHAPES.iter().position(|s| *s == shape).is_some_and(|i| i < 7);
+        let n = if deep { n.min(2 * MAX_NESTING as usize) } else { n };
+        let text = shaped(shape, n);
+        let result = on_small_stack(move || every_stage(&text).map_err(|e| {
+            e.errors().iter().map(|d| d.code().map(|c| c.to_string()).unwrap_or_default()).collect::<Vec<_>>()
+        }));
+        match result {
+            Ok(()) => prop_assert!(!deep || n <= MAX_NESTING as usize, "{shape} at {n} accepted"),
+            Err(codes) => {
+                prop_assert!(deep && n > MAX_NESTING as usize / 2, "{shape} at {n}: {codes:?}");
+                prop_assert_eq!(codes, vec!["relaxlab::syntax::too_deep".to_string()]);
+            }
+        }
+    }
+}
+
+/// At the bound exactly, every nested shape passes every stage on a 2 MiB
+/// stack; one level more is refused. (Each level of `1 - (...)` is two: a
+/// parenthesis and the operator before it.)
+#[test]
+fn every_shape_passes_every_stage_at_the_bound() {
+    let max = MAX_NESTING as usize;
+    // `thread P0 {` is one level, `r0 =` one, each `!` one more.
+    let ok = shaped("not", max - 2);
+    on_small_stack(move || every_stage(&ok).unwrap());
+    let deep = shaped("not", max - 1);
+    let err = on_small_stack(move || every_stage(&deep).unwrap_err().to_string());
+    assert!(err.contains("nested too deeply"), "{err}");
+    for shape in &SHAPES[..7] {
+        // The deepest `n` the parser accepts.
+        let (mut lo, mut hi) = (0, 2 * max);
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2;
+            if parse(&shaped(shape, mid)).is_ok() {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        assert!(lo + 3 >= max / 2, "{shape}: only {lo} levels");
+        let text = shaped(shape, lo);
+        let shown = format!("{shape} at {lo}");
+        on_small_stack(move || every_stage(&text)).unwrap_or_else(|e| panic!("{shown}: {e}"));
     }
 }

@@ -227,6 +227,13 @@ pub enum Expr {
     Reg(RegId),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `first op1 e1 op2 e2 ...` grouped from the left,
+    /// `((first op1 e1) op2 e2) ...`: a chain of operators kept flat, so
+    /// that evaluating (or dropping, cloning, hashing) a long one such as
+    /// `1 + 1 + ... + 1` takes no recursion per operator. The front end
+    /// lowers a chain of two or more operators to this, one operator to
+    /// [`Expr::Binary`].
+    Chain(Box<Expr>, Vec<(BinOp, Expr)>),
 }
 
 /// A run-time error of one execution: reported like a failed assertion.
@@ -250,29 +257,17 @@ impl Expr {
             Expr::Unary(UnOp::Not, e) => Value::from(e.eval(regs)? == 0),
             Expr::Binary(BinOp::And, a, b) => Value::from(a.eval(regs)? != 0 && b.eval(regs)? != 0),
             Expr::Binary(BinOp::Or, a, b) => Value::from(a.eval(regs)? != 0 || b.eval(regs)? != 0),
-            Expr::Binary(op, a, b) => {
-                let (a, b) = (a.eval(regs)?, b.eval(regs)?);
-                match op {
-                    BinOp::Mul => a.wrapping_mul(b),
-                    BinOp::Div if b == 0 => return Err(EvalError::DivisionByZero),
-                    BinOp::Div => a.wrapping_div(b),
-                    BinOp::Rem if b == 0 => return Err(EvalError::DivisionByZero),
-                    BinOp::Rem => a.wrapping_rem(b),
-                    BinOp::Add => a.wrapping_add(b),
-                    BinOp::Sub => a.wrapping_sub(b),
-                    BinOp::Shl => a.wrapping_shl((b & 63) as u32),
-                    BinOp::Shr => a.wrapping_shr((b & 63) as u32),
-                    BinOp::BitAnd => a & b,
-                    BinOp::BitXor => a ^ b,
-                    BinOp::BitOr => a | b,
-                    BinOp::Eq => Value::from(a == b),
-                    BinOp::Ne => Value::from(a != b),
-                    BinOp::Lt => Value::from(a < b),
-                    BinOp::Le => Value::from(a <= b),
-                    BinOp::Gt => Value::from(a > b),
-                    BinOp::Ge => Value::from(a >= b),
-                    BinOp::And | BinOp::Or => unreachable!("handled above"),
+            Expr::Binary(op, a, b) => apply(*op, a.eval(regs)?, b.eval(regs)?)?,
+            Expr::Chain(first, rest) => {
+                let mut acc = first.eval(regs)?;
+                for (op, e) in rest {
+                    acc = match op {
+                        BinOp::And => Value::from(acc != 0 && e.eval(regs)? != 0),
+                        BinOp::Or => Value::from(acc != 0 || e.eval(regs)? != 0),
+                        op => apply(*op, acc, e.eval(regs)?)?,
+                    };
                 }
+                acc
             }
         })
     }
@@ -287,8 +282,42 @@ impl Expr {
                 a.regs(out);
                 b.regs(out);
             }
+            Expr::Chain(first, rest) => {
+                first.regs(out);
+                for (_, e) in rest {
+                    e.regs(out);
+                }
+            }
         }
     }
+}
+
+/// `a op b` on two evaluated operands (`&&` and `||` without their short
+/// circuit, which [`Expr::eval`] applies before calling this).
+#[inline]
+fn apply(op: BinOp, a: Value, b: Value) -> Result<Value, EvalError> {
+    Ok(match op {
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div if b == 0 => return Err(EvalError::DivisionByZero),
+        BinOp::Div => a.wrapping_div(b),
+        BinOp::Rem if b == 0 => return Err(EvalError::DivisionByZero),
+        BinOp::Rem => a.wrapping_rem(b),
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Shl => a.wrapping_shl((b & 63) as u32),
+        BinOp::Shr => a.wrapping_shr((b & 63) as u32),
+        BinOp::BitAnd => a & b,
+        BinOp::BitXor => a ^ b,
+        BinOp::BitOr => a | b,
+        BinOp::Eq => Value::from(a == b),
+        BinOp::Ne => Value::from(a != b),
+        BinOp::Lt => Value::from(a < b),
+        BinOp::Le => Value::from(a <= b),
+        BinOp::Gt => Value::from(a > b),
+        BinOp::Ge => Value::from(a >= b),
+        BinOp::And => Value::from(a != 0 && b != 0),
+        BinOp::Or => Value::from(a != 0 || b != 0),
+    })
 }
 
 /// One instruction of a thread.
@@ -733,11 +762,24 @@ impl Program {
     }
     /// Does any thread contain a backward jump (a `while` loop)?
     pub fn has_loops(&self) -> bool {
-        self.threads.iter().any(|t| {
-            t.code.iter().enumerate().any(|(i, ins)| match &ins.instr {
-                Instr::Branch { target, .. } | Instr::Jump { target } => target.index() <= i,
-                _ => false,
-            })
+        self.first_loop().is_some()
+    }
+
+    /// The first loop of the program: its thread, and its head (the
+    /// instruction the first backward jump goes to).
+    pub fn first_loop(&self) -> Option<(ThreadId, InstrId)> {
+        self.threads.iter().enumerate().find_map(|(t, th)| {
+            th.code
+                .iter()
+                .enumerate()
+                .find_map(|(i, ins)| match &ins.instr {
+                    Instr::Branch { target, .. } | Instr::Jump { target }
+                        if target.index() <= i =>
+                    {
+                        Some((ThreadId::new(t), *target))
+                    }
+                    _ => None,
+                })
         })
     }
     /// The name of an observable as tables print it: `P0:r0` or `x`.

@@ -16,5 +16,6 @@ pub mod operational;
 pub mod outcome;
 pub mod picture;
 pub mod relaxer;
+pub mod repair;
 mod shared_vec;
 pub mod stepper;

@@ -474,12 +474,17 @@ fn check_names_the_failing_axiom_and_dot_draws_the_execution() {
         .all(|(ex, _)| ex.sc.as_ref().is_some_and(|s| s.len() == 4)));
 }
 
+/// The refusal names the loop: P1's spin loop, whose head (the `while`
+/// test) follows P1's first load.
 #[test]
 fn loops_are_refused_without_unroll() {
     let p = spin();
     assert_eq!(
         run_axiomatic(&p, Sc, &AxOptions::default()).unwrap_err(),
-        AxError::HasLoops
+        AxError::HasLoops {
+            thread: ThreadId(1),
+            at: InstrId(1)
+        }
     );
 }
 

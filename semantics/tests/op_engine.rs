@@ -9,7 +9,7 @@ use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
-    describe_trace, explore, program_for, run_hardware, ExploreOptions, Reduction, Run,
+    describe_trace, explore, program_for, run_hardware, ExploreOptions, Run,
 };
 use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable};
 
@@ -451,10 +451,9 @@ fn fork_and_join_are_full_barriers() {
 #[test]
 fn trace_lines_name_threads_instructions_and_effects() {
     let p = sb(WriteOrd::Rlx, ReadOrd::Rlx, None);
-    // The full search's witness (partial-order reduction finds another
-    // interleaving of the same outcome first).
+    // The full search gives the shortest witness this test spells out.
     let full = ExploreOptions {
-        reduction: Reduction::None,
+        reduction: relaxlab_semantics::operational::Reduction::None,
         ..ExploreOptions::default()
     };
     let t = explore(&p, &Tso, &full);

@@ -8,4 +8,5 @@ pub mod fmt;
 pub mod parse;
 pub mod races;
 pub mod relaxer;
+pub mod repair;
 pub mod run;

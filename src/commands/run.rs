@@ -120,7 +120,8 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
             let (program_ran, ran) = match job {
                 Job::Model(k @ ModelKey::Ax(_)) => (
                     engine::program_for(&program, k, &settings),
-                    engine::run_detailed(&program, k, &settings).map_err(miette::Report::new),
+                    engine::run_detailed(&program, k, &settings)
+                        .map_err(|e| load::attach(e, &file)),
                 ),
                 Job::Model(k @ ModelKey::Op(_)) => {
                     let workers = match pool.take() {
@@ -131,7 +132,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                     pool = Some(workers);
                     (
                         engine::program_for(&program, k, &settings),
-                        result.map_err(miette::Report::new),
+                        result.map_err(|e| load::attach(e, &file)),
                     )
                 }
                 Job::Cat(c) => (
@@ -142,7 +143,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                             first_runs: None,
                             non_sc_unknown: None,
                         })
-                        .map_err(miette::Report::new),
+                        .map_err(|e| load::attach(e, &file)),
                 ),
             };
             let ran = match ran {

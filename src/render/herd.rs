@@ -302,11 +302,13 @@ fn prop_text(program: &Program, p: &Prop, ctx: u8) -> String {
         Prop::Atom(o, CmpOp::Eq, v) => format!("{}={v}", herd_name(program, *o)),
         Prop::Atom(o, CmpOp::Ne, v) => format!("~({}={v})", herd_name(program, *o)),
         Prop::Not(q) => format!("~{}", prop_text(program, q, 4)),
+        // `/\` and `\/` are associative: the front end groups a long chain
+        // as a balanced tree, printed without parentheses like the chain.
         Prop::And(a, b) => wrap(
             format!(
                 "{} /\\ {}",
                 prop_text(program, a, 2),
-                prop_text(program, b, 3)
+                prop_text(program, b, 2)
             ),
             2,
         ),
@@ -314,7 +316,7 @@ fn prop_text(program: &Program, p: &Prop, ctx: u8) -> String {
             format!(
                 "{} \\/ {}",
                 prop_text(program, a, 1),
-                prop_text(program, b, 2)
+                prop_text(program, b, 1)
             ),
             1,
         ),

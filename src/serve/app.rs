@@ -91,6 +91,9 @@ impl App {
     /// address it listens on and `port` its port (to check the `Host` of
     /// requests when it listens on loopback only).
     pub fn new(limits: Limits, host: &str, port: u16) -> Result<Arc<App>, String> {
+        // Diagnostics keep the offsets of the text sent (the editor shows
+        // every line whole), so long lines are not cut in this process.
+        relaxlab_grammar::set_clipping(false);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(limits.jobs)
             .stack_size(WORKER_STACK)

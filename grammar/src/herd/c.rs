@@ -140,6 +140,7 @@ fn thread(
         next_tmp: 0,
         body_end: None,
     };
+    cur.reset_depth();
     if let Err(e) = thread_inner(cur, out, &mut th, index, errors) {
         errors.push(e);
         // Resynchronise after the thread's body.
@@ -302,12 +303,14 @@ impl CThread {
     /// BLOCK: `{ stmt* }`.
     fn block(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
         cur.expect(Tok::LBrace, "`{`")?;
+        cur.enter()?;
         while !cur.eat(Tok::RBrace) {
             if cur.peek() == Tok::Eof {
                 return Err(cur.error("`}`"));
             }
             self.stmt(cur)?;
         }
+        cur.leave();
         Ok(())
     }
 
@@ -443,7 +446,11 @@ impl CThread {
         Ok(())
     }
 
-    /// IF: the condition's accesses are hoisted before the `if`.
+    /// IF: the condition's accesses are hoisted before the `if`. An
+    /// `else if` whose condition reads no location continues the chain
+    /// (`} else if (c) {`, in a loop); one that does becomes
+    /// `} else { hoisted accesses; if ... }`, since C performs those
+    /// accesses only when the first condition fails.
     fn if_stmt(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
         cur.bump();
         cur.expect(Tok::LParen, "`(` after `if`")?;
@@ -451,17 +458,40 @@ impl CThread {
         cur.expect(Tok::RParen, "`)`")?;
         let (c, _) = self.pure(&c)?;
         self.line(format!("if ({c}) {{"));
+        loop {
+            self.body(cur)?;
+            if !cur.at_word("else") {
+                break;
+            }
+            cur.bump();
+            if cur.at_word("if") {
+                let at = cur.pos();
+                cur.bump();
+                cur.expect(Tok::LParen, "`(` after `if`")?;
+                let c = expr(cur)?;
+                cur.expect(Tok::RParen, "`)`")?;
+                if first_access(&c).is_none() {
+                    let (c, _) = self.pure(&c)?;
+                    self.line(format!("}} else if ({c}) {{"));
+                    continue;
+                }
+                cur.reset(at);
+            }
+            self.line("} else {".to_string());
+            self.body(cur)?;
+            break;
+        }
+        self.line("}".to_string());
+        Ok(())
+    }
+
+    /// The statement of an `if` or `else`, one level deeper.
+    fn body(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+        cur.enter()?;
         self.indent += 1;
         self.stmt(cur)?;
         self.indent -= 1;
-        if cur.at_word("else") {
-            cur.bump();
-            self.line("} else {".to_string());
-            self.indent += 1;
-            self.stmt(cur)?;
-            self.indent -= 1;
-        }
-        self.line("}".to_string());
+        cur.leave();
         Ok(())
     }
 
@@ -506,29 +536,50 @@ impl CThread {
                 let sym = if *op == Un::Neg { "-" } else { "!" };
                 (format!("{sym}{}", paren(a, p, 11)), 11)
             }
-            E::Bin(op, a, b) => {
-                if matches!(op, BinOp::And | BinOp::Or) {
-                    if let Some(s) = first_access(b) {
-                        return Err(HerdError::unsupported(
-                            format!("a shared access on the right of `{}`", op_str(*op)),
-                            s,
-                            "C performs it only when the left side does not decide; \
-                             read it into a local in an `if` first",
-                        ));
+            E::Chain(first, rest) => {
+                for (op, b) in rest {
+                    if matches!(op, BinOp::And | BinOp::Or) {
+                        if let Some(s) = first_access(b) {
+                            return Err(HerdError::unsupported(
+                                format!("a shared access on the right of `{}`", op_str(*op)),
+                                s,
+                                "C performs it only when the left side does not decide; \
+                                 read it into a local in an `if` first",
+                            ));
+                        }
                     }
                 }
-                let p = prec(*op);
-                let (a, pa) = self.pure(a)?;
-                let (b, pb) = self.pure(b)?;
-                (
-                    format!(
-                        "{} {} {}",
-                        paren(a, pa, p),
-                        op_str(*op),
-                        paren(b, pb, p + 1)
-                    ),
-                    p,
-                )
+                // Grouped from the left: the part before an operator that
+                // binds tighter than the part's own is parenthesised (all
+                // the opening parentheses come first). Operands are
+                // translated left to right, which orders their hoisted
+                // accesses.
+                let (a, pa) = self.pure(first)?;
+                let mut before = pa;
+                let opens = rest
+                    .iter()
+                    .filter(|(op, _)| {
+                        let wrap = before < prec(*op);
+                        before = prec(*op);
+                        wrap
+                    })
+                    .count();
+                let mut text = "(".repeat(opens);
+                text.push_str(&a);
+                let mut before = pa;
+                for (op, b) in rest {
+                    let p = prec(*op);
+                    if before < p {
+                        text.push(')');
+                    }
+                    let (b, pb) = self.pure(b)?;
+                    text.push(' ');
+                    text.push_str(op_str(*op));
+                    text.push(' ');
+                    text.push_str(&paren(b, pb, p + 1));
+                    before = p;
+                }
+                (text, before)
             }
         })
     }
@@ -726,7 +777,9 @@ fn first_access(e: &E<'_>) -> Option<Span> {
     match e {
         E::Deref(_, s) | E::Call(_, _, _, s) => Some(*s),
         E::Un(_, a) => first_access(a),
-        E::Bin(_, a, b) => first_access(a).or_else(|| first_access(b)),
+        E::Chain(a, rest) => {
+            first_access(a).or_else(|| rest.iter().find_map(|(_, b)| first_access(b)))
+        }
         E::Int(_) | E::Var(..) | E::AddrOf(..) => None,
     }
 }

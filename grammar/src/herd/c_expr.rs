@@ -27,7 +27,10 @@ pub(crate) enum E<'s> {
     /// `f(args)`: the name, its span, the arguments, the whole span.
     Call(&'s str, Span, Vec<E<'s>>, Span),
     Un(Un, Box<E<'s>>),
-    Bin(BinOp, Box<E<'s>>, Box<E<'s>>),
+    /// `first op1 e1 op2 e2 ...` grouped from the left: a chain of
+    /// operators kept flat, so that a long one (`1 + 1 + ... + 1`) costs
+    /// no recursion.
+    Chain(Box<E<'s>>, Vec<(BinOp, E<'s>)>),
 }
 
 /// C binding power of a binary operator (higher binds tighter).
@@ -100,17 +103,25 @@ pub(crate) fn expr<'s>(cur: &mut Cursor<'s>) -> Result<E<'s>, HerdError> {
     expr_prec(cur, 1)
 }
 
+/// Folds the operators of level `min` or tighter into one chain; the
+/// recursion for a tighter right operand is bounded by the number of
+/// levels.
 fn expr_prec<'s>(cur: &mut Cursor<'s>, min: u8) -> Result<E<'s>, HerdError> {
-    let mut lhs = unary(cur)?;
+    let first = unary(cur)?;
+    let mut rest = Vec::new();
     while let Some(op) = binop(cur.peek()) {
         let p = prec(op);
         if p < min {
             break;
         }
         cur.bump();
-        let rhs = expr_prec(cur, p + 1)?;
-        lhs = E::Bin(op, Box::new(lhs), Box::new(rhs));
+        rest.push((op, expr_prec(cur, p + 1)?));
     }
+    let lhs = if rest.is_empty() {
+        first
+    } else {
+        E::Chain(Box::new(first), rest)
+    };
     if cur.peek() == Tok::Question {
         return Err(HerdError::unsupported(
             "the conditional operator `?:`",
@@ -123,22 +134,23 @@ fn expr_prec<'s>(cur: &mut Cursor<'s>, min: u8) -> Result<E<'s>, HerdError> {
 
 fn unary<'s>(cur: &mut Cursor<'s>) -> Result<E<'s>, HerdError> {
     let start = cur.span();
+    let op = match cur.peek() {
+        Tok::Minus => Some(Un::Neg),
+        Tok::Bang => Some(Un::Not),
+        Tok::Tilde => Some(Un::Compl),
+        _ => None,
+    };
+    if let Some(op) = op {
+        cur.bump();
+        cur.enter()?;
+        let e = unary(cur)?;
+        cur.leave();
+        return Ok(match (op, e) {
+            (Un::Neg, E::Int(v)) => E::Int(v.wrapping_neg()),
+            (op, e) => E::Un(op, Box::new(e)),
+        });
+    }
     match cur.peek() {
-        Tok::Minus => {
-            cur.bump();
-            Ok(match unary(cur)? {
-                E::Int(v) => E::Int(v.wrapping_neg()),
-                e => E::Un(Un::Neg, Box::new(e)),
-            })
-        }
-        Tok::Bang => {
-            cur.bump();
-            Ok(E::Un(Un::Not, Box::new(unary(cur)?)))
-        }
-        Tok::Tilde => {
-            cur.bump();
-            Ok(E::Un(Un::Compl, Box::new(unary(cur)?)))
-        }
         Tok::Star => {
             cur.bump();
             let paren = cur.eat(Tok::LParen);
@@ -184,7 +196,9 @@ fn primary<'s>(cur: &mut Cursor<'s>) -> Result<E<'s>, HerdError> {
                     ));
                 }
             }
+            cur.enter()?;
             let e = expr(cur)?;
+            cur.leave();
             cur.expect(Tok::RParen, "`)`")?;
             Ok(e)
         }
@@ -194,7 +208,9 @@ fn primary<'s>(cur: &mut Cursor<'s>) -> Result<E<'s>, HerdError> {
                 let mut args = Vec::new();
                 if !cur.eat(Tok::RParen) {
                     loop {
+                        cur.enter()?;
                         args.push(expr(cur)?);
+                        cur.leave();
                         if cur.eat(Tok::RParen) {
                             break;
                         }

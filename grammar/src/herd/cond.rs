@@ -17,9 +17,17 @@ use super::lexer::{Cursor, Tok};
 #[derive(Clone, Debug)]
 enum P {
     Const(bool),
-    Atom { obs: String, ne: bool, value: i64 },
+    Atom {
+        obs: String,
+        ne: bool,
+        value: i64,
+    },
     Not(Box<P>),
-    Bin(&'static str, Box<P>, Box<P>),
+    /// `a => b`.
+    Implies(Box<P>, Box<P>),
+    /// A chain of one connective (`/\` or `\/`), kept flat so that a long
+    /// one costs no recursion.
+    Chain(&'static str, Vec<P>),
     Paren(Box<P>),
 }
 
@@ -31,7 +39,19 @@ impl P {
                 format!("{obs} {} {value}", if *ne { "!=" } else { "=" })
             }
             P::Not(p) => format!("~{}", p.print()),
-            P::Bin(op, a, b) => format!("{} {op} {}", a.print(), b.print()),
+            P::Implies(a, b) => format!("{} => {}", a.print(), b.print()),
+            P::Chain(op, ps) => {
+                let mut out = String::new();
+                for (i, p) in ps.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                        out.push_str(op);
+                        out.push(' ');
+                    }
+                    out.push_str(&p.print());
+                }
+                out
+            }
             P::Paren(p) => format!("({})", p.print()),
         }
     }
@@ -153,6 +173,7 @@ pub(crate) fn check_reg_inits(out: &Out, init_span: Span) -> Result<(), HerdErro
 /// TRAILERS: every `locations`, `filter` and quantified condition up to the
 /// end of the file, appended to `out.trailers` as relaxlab text.
 pub(crate) fn trailers(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
+    cur.reset_depth();
     loop {
         match cur.peek() {
             Tok::Eof => return Ok(()),
@@ -253,38 +274,51 @@ fn observable(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> 
 fn prop(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
     let a = prop_or(cur, out)?;
     if cur.eat(Tok::Implies) {
+        cur.enter()?;
         let b = prop(cur, out)?;
-        return Ok(P::Bin("=>", Box::new(a), Box::new(b)));
+        cur.leave();
+        return Ok(P::Implies(Box::new(a), Box::new(b)));
     }
     Ok(a)
+}
+
+/// The operands of a chain of one connective, flat.
+fn chain(op: &'static str, mut ps: Vec<P>) -> P {
+    match ps.len() {
+        1 => ps.pop().unwrap_or(P::Const(true)),
+        _ => P::Chain(op, ps),
+    }
 }
 
 fn prop_or(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
-    let mut a = prop_and(cur, out)?;
+    let mut ps = vec![prop_and(cur, out)?];
     while cur.eat(Tok::Vee) || cur.eat(Tok::OrOr) {
-        let b = prop_and(cur, out)?;
-        a = P::Bin("\\/", Box::new(a), Box::new(b));
+        ps.push(prop_and(cur, out)?);
     }
-    Ok(a)
+    Ok(chain("\\/", ps))
 }
 
 fn prop_and(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
-    let mut a = prop_not(cur, out)?;
+    let mut ps = vec![prop_not(cur, out)?];
     while cur.eat(Tok::Wedge) || cur.eat(Tok::AndAnd) {
-        let b = prop_not(cur, out)?;
-        a = P::Bin("/\\", Box::new(a), Box::new(b));
+        ps.push(prop_not(cur, out)?);
     }
-    Ok(a)
+    Ok(chain("/\\", ps))
 }
 
 fn prop_not(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
     if cur.eat(Tok::Tilde) || cur.eat(Tok::Bang) || (cur.at_word("not") && cur.eat(cur.peek())) {
-        return Ok(P::Not(Box::new(prop_not(cur, out)?)));
+        cur.enter()?;
+        let p = prop_not(cur, out)?;
+        cur.leave();
+        return Ok(P::Not(Box::new(p)));
     }
     match cur.peek() {
         Tok::LParen => {
             cur.bump();
+            cur.enter()?;
             let p = prop(cur, out)?;
+            cur.leave();
             cur.expect(Tok::RParen, "`)`")?;
             Ok(P::Paren(Box::new(p)))
         }

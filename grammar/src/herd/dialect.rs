@@ -25,6 +25,11 @@ pub fn detect(src: &str) -> Dialect {
     }
 }
 
+/// Where the first word of `src` (the architecture of a herd test) is.
+pub fn first_word(src: &str) -> relaxlab_semantics::ir::Span {
+    lexer::header(src).arch_span
+}
+
 /// Translates a herd C or X86 test into relaxlab source text.
 pub fn translate(src: &str) -> Result<String, HerdErrors> {
     let h = lexer::header(src);

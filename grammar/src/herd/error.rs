@@ -104,6 +104,16 @@ pub enum HerdError {
         #[help]
         help: String,
     },
+    #[error("nested too deeply: more than {max} levels")]
+    #[diagnostic(
+        code(relaxlab::herd::too_deep),
+        help("blocks, `if` bodies, parentheses, prefix operators and `=>` each nest one level; a long chain of one operator, of `/\\` or of `else if` is not nesting; split the construct")
+    )]
+    TooDeep {
+        max: u32,
+        #[label("this goes past {max} levels")]
+        span: SourceSpan,
+    },
     #[error("`{name}` is used both as a register and as a shared location")]
     #[diagnostic(
         code(relaxlab::herd::name_clash),

@@ -297,6 +297,12 @@ pub(crate) fn lex(src: &str, from: usize) -> Result<Vec<(Tok<'_>, Span)>, HerdEr
     Ok(out)
 }
 
+/// The deepest nesting the herd importers accept: half the front end's
+/// bound ([`crate::MAX_NESTING`]), since a translation nests deeper than
+/// its source (an `if` body gets braces, `~e` becomes `(e) ^ -1`, and the
+/// front end counts operator precedence levels too).
+pub(crate) const MAX_HERD_NESTING: u32 = crate::MAX_NESTING / 2;
+
 /// A cursor over tokens, for recursive descent.
 #[derive(Debug)]
 pub(crate) struct Cursor<'s> {
@@ -305,6 +311,8 @@ pub(crate) struct Cursor<'s> {
     pos: usize,
     /// The span of the end of the input.
     eof: Span,
+    /// How many nested constructs the descent is inside ([`Cursor::enter`]).
+    depth: u32,
 }
 
 impl<'s> Cursor<'s> {
@@ -314,6 +322,7 @@ impl<'s> Cursor<'s> {
             toks,
             pos: 0,
             eof: Span::new(src.len(), src.len()),
+            depth: 0,
         }
     }
 
@@ -324,7 +333,34 @@ impl<'s> Cursor<'s> {
             toks,
             pos: 0,
             eof: Span::new(end, end),
+            depth: 0,
         }
+    }
+
+    /// Enters a nested construct (a block, an `if` body, a parenthesis, a
+    /// prefix operator, the right of `=>`): every recursion of the descent
+    /// passes here, so the depth of the recursion, and of the trees it
+    /// builds, stays below [`MAX_HERD_NESTING`]. Pair with
+    /// [`Cursor::leave`] on success; an error ends the descent.
+    pub(crate) fn enter(&mut self) -> Result<(), HerdError> {
+        if self.depth >= MAX_HERD_NESTING {
+            return Err(HerdError::TooDeep {
+                max: MAX_HERD_NESTING,
+                span: super::error::at(self.span()),
+            });
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves what [`Cursor::enter`] entered.
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Forgets the nesting, when the descent restarts after an error.
+    pub(crate) fn reset_depth(&mut self) {
+        self.depth = 0;
     }
 
     /// The whole source text.
@@ -369,6 +405,11 @@ impl<'s> Cursor<'s> {
             self.pos += 1;
         }
         t
+    }
+
+    /// The current position, for [`Cursor::reset`].
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
     }
 
     /// Goes back (or forward) to a position, such as one from [`Cursor::after_matching_brace`].

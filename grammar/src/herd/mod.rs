@@ -21,6 +21,6 @@ mod lexer;
 mod to_c;
 mod x86;
 
-pub use dialect::{detect, translate, Dialect};
+pub use dialect::{detect, first_word, translate, Dialect};
 pub use error::{HerdError, HerdErrors, HerdLookalike};
 pub use to_c::to_herd_c;

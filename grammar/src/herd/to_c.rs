@@ -129,10 +129,22 @@ fn prop(p: &Prop, obs: &dyn Fn(&ObsItem) -> String, ctx: u8) -> String {
             value,
         } => format!("~({}={value})", obs(o)),
         PropKind::Not(q) => format!("~{}", prop(q, obs, 4)),
-        PropKind::And(a, b) => wrap(format!("{} /\\ {}", prop(a, obs, 2), prop(b, obs, 3)), 2),
-        PropKind::Or(a, b) => wrap(format!("{} \\/ {}", prop(a, obs, 1), prop(b, obs, 2)), 1),
+        PropKind::And(ps) => wrap(join(ps, " /\\ ", obs, 3), 2),
+        PropKind::Or(ps) => wrap(join(ps, " \\/ ", obs, 2), 1),
         PropKind::Implies(a, b) => wrap(format!("{} => {}", prop(a, obs, 1), prop(b, obs, 0)), 0),
     }
+}
+
+/// The operands of a chain of `/\` or `\/`, each in context `ctx`.
+fn join(ps: &[Prop], sep: &str, obs: &dyn Fn(&ObsItem) -> String, ctx: u8) -> String {
+    let mut out = String::new();
+    for (i, p) in ps.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(&prop(p, obs, ctx));
+    }
+    out
 }
 
 /// Is each location accessed atomically? A location accessed both ways is
@@ -165,14 +177,11 @@ fn atomicity(test: &Test, locs: &[&str], errors: &mut Vec<HerdError>) -> BTreeMa
                         note(&v.name, true, s.span);
                     }
                 }
-                StmtKind::If { then, els, .. } => {
-                    walk(then, note);
-                    if let Some(e) = els {
-                        walk(e, note);
+                _ => {
+                    for b in s.blocks() {
+                        walk(b, note);
                     }
                 }
-                StmtKind::While { body, .. } | StmtKind::Fork { body, .. } => walk(body, note),
-                _ => {}
             }
         }
     }
@@ -212,10 +221,9 @@ fn block_locs(b: &Block, locs: &[&str], out: &mut BTreeSet<String>) {
                     add(&v.name, out);
                 }
             }
-            StmtKind::If { then, els, .. } => {
-                block_locs(then, locs, out);
-                if let Some(e) = els {
-                    block_locs(e, locs, out);
+            StmtKind::If { .. } => {
+                for b in s.blocks() {
+                    block_locs(b, locs, out);
                 }
             }
             _ => {}
@@ -257,10 +265,9 @@ impl Printer<'_> {
                     | StmtKind::Rmw { dst, .. }
                     | StmtKind::Cas { dst, .. }
                     | StmtKind::Assign { dst, .. } => Some(dst.name.clone()),
-                    StmtKind::If { then, els, .. } => {
-                        dsts(then, depth + 1, top, nested);
-                        if let Some(e) = els {
-                            dsts(e, depth + 1, top, nested);
+                    StmtKind::If { .. } => {
+                        for b in s.blocks() {
+                            dsts(b, depth + 1, top, nested);
                         }
                         None
                     }
@@ -303,7 +310,47 @@ impl Printer<'_> {
         }
     }
 
+    /// One statement; the recursion through nested `if`s passes through
+    /// `stmt`, `if_stmt` and `block` only, whose frames are kept small.
     fn stmt(&mut self, s: &Stmt, depth: usize, top: bool) {
+        match &s.kind {
+            StmtKind::If {
+                cond,
+                then,
+                elifs,
+                els,
+            } => self.if_stmt(cond, then, elifs, els.as_ref(), depth),
+            _ => self.simple(s, depth, top),
+        }
+    }
+
+    fn if_stmt(
+        &mut self,
+        cond: &Expr,
+        then: &Block,
+        elifs: &[crate::ast::ElseIf],
+        els: Option<&Block>,
+        depth: usize,
+    ) {
+        let ind = "  ".repeat(depth);
+        let c = self.expr(cond, 0);
+        let _ = writeln!(self.out, "{ind}if ({c}) {{");
+        self.block(then, depth + 1, false);
+        for arm in elifs {
+            let c = self.expr(&arm.cond, 0);
+            let _ = writeln!(self.out, "{ind}}} else if ({c}) {{");
+            self.block(&arm.then, depth + 1, false);
+        }
+        if let Some(e) = els {
+            let _ = writeln!(self.out, "{ind}}} else {{");
+            self.block(e, depth + 1, false);
+        }
+        let _ = writeln!(self.out, "{ind}}}");
+    }
+
+    /// A statement without blocks: its line (or lines), or a refusal.
+    #[inline(never)]
+    fn simple(&mut self, s: &Stmt, depth: usize, top: bool) {
         let ind = "  ".repeat(depth);
         let line = match &s.kind {
             StmtKind::Load { dst, loc, ord } => {
@@ -419,15 +466,9 @@ impl Printer<'_> {
                     format!("{d} = {v};")
                 }
             }
-            StmtKind::If { cond, then, els } => {
-                let c = self.expr(cond, 0);
-                let _ = writeln!(self.out, "{ind}if ({c}) {{");
-                self.block(then, depth + 1, false);
-                if let Some(e) = els {
-                    let _ = writeln!(self.out, "{ind}}} else {{");
-                    self.block(e, depth + 1, false);
-                }
-                "}".to_string()
+            StmtKind::If { .. } => {
+                debug_assert!(false, "relaxlab internal error: `if` in simple");
+                return;
             }
             StmtKind::While { .. } => {
                 return self.refuse("`while`", s.span, "herd C tests are loop-free here")
@@ -476,15 +517,29 @@ impl Printer<'_> {
                     format!("{sym}{a}")
                 }
             }
-            ExprKind::Binary(op, a, b) => {
-                let p = prec(*op);
-                let t = format!(
-                    "{} {} {}",
-                    self.expr(a, p),
-                    op_str(*op),
-                    self.expr(b, p + 1)
-                );
-                if p < min {
+            // Grouped from the left: the part before an operator that binds
+            // tighter than the part's last one is parenthesised (all the
+            // opening parentheses come first).
+            ExprKind::Chain { first, rest } => {
+                let Some((op0, _)) = rest.first() else {
+                    return self.expr(first, min);
+                };
+                let wraps = rest
+                    .windows(2)
+                    .filter(|w| prec(w[0].0) < prec(w[1].0))
+                    .count();
+                let mut t = "(".repeat(wraps);
+                t.push_str(&self.expr(first, prec(*op0)));
+                let mut before: Option<u8> = None;
+                for (op, e) in rest {
+                    let p = prec(*op);
+                    if before.is_some_and(|b| b < p) {
+                        t.push(')');
+                    }
+                    let _ = write!(t, " {} {}", op_str(*op), self.expr(e, p + 1));
+                    before = Some(p);
+                }
+                if before.is_some_and(|p| p < min) {
                     format!("({t})")
                 } else {
                     t

@@ -31,6 +31,27 @@ fn model_keys() -> Vec<String> {
         .collect()
 }
 
+/// A conjunction or disjunction of `ps` (in order) as a balanced tree of
+/// binary nodes: `/\` and `\/` are associative and their operands pure, so
+/// the grouping does not change the meaning, and a chain of `n` operands
+/// nests `log2 n` deep (a left-leaning tree for two or three operands, as
+/// the text groups them).
+fn balanced(mut ps: Vec<Prop>, node: fn(Box<Prop>, Box<Prop>) -> Prop) -> Prop {
+    // Pair neighbours until one is left; each round halves the list.
+    while ps.len() > 1 {
+        let mut next = Vec::with_capacity(ps.len().div_ceil(2));
+        let mut it = ps.into_iter();
+        while let Some(a) = it.next() {
+            match it.next() {
+                Some(b) => next.push(node(Box::new(a), Box::new(b))),
+                None => next.push(a),
+            }
+        }
+        ps = next;
+    }
+    ps.pop().unwrap_or(Prop::True)
+}
+
 impl Lowerer<'_> {
     /// A proposition; an unknown name lowers to `false` after its error.
     pub(super) fn lower_prop(&mut self, p: &ast::Prop) -> Prop {
@@ -42,11 +63,13 @@ impl Lowerer<'_> {
                 None => Prop::Atom(Observable::Loc(LocId(0)), CmpOp::Eq, 0),
             },
             PropKind::Not(a) => Prop::Not(Box::new(self.lower_prop(a))),
-            PropKind::And(a, b) => {
-                Prop::And(Box::new(self.lower_prop(a)), Box::new(self.lower_prop(b)))
+            PropKind::And(ps) => {
+                let ps: Vec<Prop> = ps.iter().map(|q| self.lower_prop(q)).collect();
+                balanced(ps, Prop::And)
             }
-            PropKind::Or(a, b) => {
-                Prop::Or(Box::new(self.lower_prop(a)), Box::new(self.lower_prop(b)))
+            PropKind::Or(ps) => {
+                let ps: Vec<Prop> = ps.iter().map(|q| self.lower_prop(q)).collect();
+                balanced(ps, Prop::Or)
             }
             PropKind::Implies(a, b) => {
                 Prop::Implies(Box::new(self.lower_prop(a)), Box::new(self.lower_prop(b)))

@@ -169,14 +169,11 @@ impl<'t> Lowerer<'t> {
                     });
                     self.declare_forks(body, id);
                 }
-                StmtKind::If { then, els, .. } => {
-                    self.declare_forks(then, parent);
-                    if let Some(e) = els {
-                        self.declare_forks(e, parent);
+                _ => {
+                    for b in s.blocks() {
+                        self.declare_forks(b, parent);
                     }
                 }
-                StmtKind::While { body, .. } => self.declare_forks(body, parent),
-                _ => {}
             }
         }
     }

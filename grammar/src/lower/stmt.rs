@@ -16,6 +16,12 @@
 //! if (c) A else B:   Branch c -> L1; A; Jump -> L2; L1: B; L2:
 //! while (c) A:       L0: Branch c -> L1; A; Jump -> L0; L1:
 //! ```
+//! An `else if (c) B` arm lowers as an `else { if (c) B ... }` would (the
+//! same instructions, spans and texts), in a loop over the arms.
+//!
+//! A chain of two or more binary operators lowers to one flat
+//! [`Expr::Chain`]; the other walks here recurse only through what nests,
+//! which the parser bounds.
 
 use relaxlab_semantics::ir::{
     C11Fence, Expr, FenceKind, Instr, InstrId, Instruction, LocId, Origin, ReadOrd, RegId, RmwOrd,
@@ -25,7 +31,7 @@ use relaxlab_semantics::ir::{
 use super::program::Lowerer;
 use crate::ast::{self, ExprKind, FenceArg, MemOrder, Stmt, StmtKind};
 use crate::diag::{did_you_mean, sspan, LowerError};
-use crate::fmt::stmt_text;
+use crate::fmt::{if_text, stmt_text};
 
 /// What the statement around an expression already accesses, for the
 /// "one shared access" rule.
@@ -76,14 +82,11 @@ fn collect_handles(block: &ast::Block, out: &mut Vec<String>) {
     for s in &block.stmts {
         match &s.kind {
             StmtKind::Fork { dst, .. } => out.push(dst.name.clone()),
-            StmtKind::If { then, els, .. } => {
-                collect_handles(then, out);
-                if let Some(e) = els {
-                    collect_handles(e, out);
+            _ => {
+                for b in s.blocks() {
+                    collect_handles(b, out);
                 }
             }
-            StmtKind::While { body, .. } => collect_handles(body, out),
-            _ => {}
         }
     }
 }
@@ -167,7 +170,80 @@ impl Lowerer<'_> {
         }
     }
 
+    /// One statement. The recursion through nested blocks passes through
+    /// `stmt`, `if_chain`, `while_loop` and `block` only, whose frames are
+    /// kept small: it goes as deep as the nesting (book, "Nesting").
     fn stmt(&mut self, b: &mut ThreadBuilder, s: &Stmt) {
+        match &s.kind {
+            StmtKind::If {
+                cond,
+                then,
+                elifs,
+                els,
+            } => self.if_chain(b, s, cond, then, elifs, els.as_ref()),
+            StmtKind::While { cond, body } => self.while_loop(b, s, cond, body),
+            _ => self.simple(b, s),
+        }
+    }
+
+    /// WHILE: `L0: Branch c -> L1; body; Jump -> L0; L1:`.
+    fn while_loop(&mut self, b: &mut ThreadBuilder, s: &Stmt, cond: &ast::Expr, body: &ast::Block) {
+        let head = self.branch(b, cond, s.span, stmt_text(s));
+        b.loops.push(s.span);
+        self.block(b, body);
+        b.loops.pop();
+        self.loop_back(b, s, body, head);
+    }
+
+    /// A `Branch` on `cond` whose target is patched later.
+    #[inline(never)]
+    fn branch(
+        &mut self,
+        b: &mut ThreadBuilder,
+        cond: &ast::Expr,
+        span: Span,
+        text: String,
+    ) -> InstrId {
+        let cond = self.expr(b, cond, Access::None);
+        self.emit(
+            b,
+            Instr::Branch {
+                cond,
+                target: InstrId(0),
+            },
+            span,
+            text,
+        )
+    }
+
+    /// The `Jump` out of an `if` arm (span: the `else` part it skips),
+    /// patched later.
+    #[inline(never)]
+    fn jump(&mut self, b: &mut ThreadBuilder, span: Span) -> InstrId {
+        self.emit(
+            b,
+            Instr::Jump { target: InstrId(0) },
+            span,
+            "else".to_string(),
+        )
+    }
+
+    /// The end of a `while`: the jump back to its head (span: the closing
+    /// `}`), and the head's exit.
+    #[inline(never)]
+    fn loop_back(&mut self, b: &mut ThreadBuilder, s: &Stmt, body: &ast::Block, head: InstrId) {
+        let close = Span::new(
+            body.span.end.saturating_sub(1) as usize,
+            body.span.end as usize,
+        );
+        self.emit(b, Instr::Jump { target: head }, close, stmt_text(s));
+        let end = b.next_id();
+        Self::patch(b, head, end);
+    }
+
+    /// A statement without blocks: one instruction, or none after an error.
+    #[inline(never)]
+    fn simple(&mut self, b: &mut ThreadBuilder, s: &Stmt) {
         let text = stmt_text(s);
         let instr = match &s.kind {
             StmtKind::Load { dst, loc, ord } => self.load(b, dst, loc, *ord),
@@ -234,61 +310,12 @@ impl Lowerer<'_> {
             }
             StmtKind::Fence { kind, kind_span } => self.fence(*kind, *kind_span),
             StmtKind::Assign { dst, val } => self.assign(b, dst, val),
-            StmtKind::If { cond, then, els } => {
-                let cond = self.expr(b, cond, Access::None);
-                let branch = self.emit(
-                    b,
-                    Instr::Branch {
-                        cond,
-                        target: InstrId(0),
-                    },
-                    s.span,
-                    text,
+            StmtKind::If { .. } | StmtKind::While { .. } => {
+                debug_assert!(
+                    false,
+                    "relaxlab internal error: compound statement in simple"
                 );
-                self.block(b, then);
-                match els {
-                    None => {
-                        let end = b.next_id();
-                        Self::patch(b, branch, end);
-                    }
-                    Some(els) => {
-                        let jump = self.emit(
-                            b,
-                            Instr::Jump { target: InstrId(0) },
-                            els.span,
-                            "else".to_string(),
-                        );
-                        let else_start = b.next_id();
-                        Self::patch(b, branch, else_start);
-                        self.block(b, els);
-                        let end = b.next_id();
-                        Self::patch(b, jump, end);
-                    }
-                }
-                return;
-            }
-            StmtKind::While { cond, body } => {
-                let cond = self.expr(b, cond, Access::None);
-                let head = self.emit(
-                    b,
-                    Instr::Branch {
-                        cond,
-                        target: InstrId(0),
-                    },
-                    s.span,
-                    text.clone(),
-                );
-                b.loops.push(s.span);
-                self.block(b, body);
-                b.loops.pop();
-                let close = Span::new(
-                    body.span.end.saturating_sub(1) as usize,
-                    body.span.end as usize,
-                );
-                self.emit(b, Instr::Jump { target: head }, close, text);
-                let end = b.next_id();
-                Self::patch(b, head, end);
-                return;
+                None
             }
             StmtKind::Assert(e) => Some(Instr::Assert {
                 cond: self.expr(b, e, Access::None),
@@ -593,11 +620,73 @@ impl Lowerer<'_> {
                 Expr::Reg(b.reg(&i.name))
             }
             ExprKind::Unary(op, a) => Expr::Unary(*op, Box::new(self.expr(b, a, access))),
-            ExprKind::Binary(op, l, r) => {
-                let l = self.expr(b, l, access);
-                let r = self.expr(b, r, access);
-                Expr::Binary(*op, Box::new(l), Box::new(r))
+            ExprKind::Chain { first, rest } => {
+                let l = self.expr(b, first, access);
+                match rest.as_slice() {
+                    [(op, r)] => Expr::Binary(*op, Box::new(l), Box::new(self.expr(b, r, access))),
+                    _ => Expr::Chain(
+                        Box::new(l),
+                        rest.iter()
+                            .map(|(op, r)| (*op, self.expr(b, r, access)))
+                            .collect(),
+                    ),
+                }
             }
+        }
+    }
+
+    /// IF: `if (c0) A0 else if (c1) A1 ... else B`. Arm `k` is a `Branch`
+    /// to the next arm; each arm but the last ends with a `Jump` (span: the
+    /// rest of the chain, as the `else` block it stands for) to the end.
+    fn if_chain(
+        &mut self,
+        b: &mut ThreadBuilder,
+        s: &Stmt,
+        cond: &ast::Expr,
+        then: &ast::Block,
+        elifs: &[ast::ElseIf],
+        els: Option<&ast::Block>,
+    ) {
+        // The end jumps to patch once the end is known.
+        let mut jumps = Vec::new();
+        let mut arm = (cond, then, s.span, stmt_text(s));
+        let mut rest = elifs.iter();
+        loop {
+            let (cond, then, span, text) = arm;
+            let branch = self.branch(b, cond, span, text);
+            self.block(b, then);
+            // The `else` part: the next arm with the rest of the chain, or
+            // the final block.
+            let next = rest.next();
+            let else_span = match (next, els) {
+                (Some(a), _) => Some(Span {
+                    start: a.span.start,
+                    end: s.span.end,
+                }),
+                (None, Some(e)) => Some(e.span),
+                (None, None) => None,
+            };
+            let Some(else_span) = else_span else {
+                let end = b.next_id();
+                Self::patch(b, branch, end);
+                break;
+            };
+            jumps.push(self.jump(b, else_span));
+            let else_start = b.next_id();
+            Self::patch(b, branch, else_start);
+            match next {
+                Some(a) => arm = (&a.cond, &a.then, else_span, if_text(&a.cond)),
+                None => {
+                    if let Some(e) = els {
+                        self.block(b, e);
+                    }
+                    break;
+                }
+            }
+        }
+        let end = b.next_id();
+        for j in jumps {
+            Self::patch(b, j, end);
         }
     }
 

@@ -294,8 +294,10 @@ impl fmt::Display for Rejection {
 /// Why the axiomatic engine refuses a program.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AxError {
-    /// The program has loops and no unrolling bound was given.
-    HasLoops,
+    /// The program has loops and no unrolling bound was given: `at` is the
+    /// head of the first loop of `thread` (the instruction its backward
+    /// jump goes to).
+    HasLoops { thread: ThreadId, at: InstrId },
     /// An execution would have more events than a relation can hold.
     TooManyEvents { events: usize, max: usize },
 }
@@ -303,7 +305,7 @@ pub enum AxError {
 impl fmt::Display for AxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AxError::HasLoops => f.write_str(
+            AxError::HasLoops { .. } => f.write_str(
                 "the axiomatic engine needs a loop-free program: this one has loops; \
                  pass --unroll K to unroll every loop K times",
             ),

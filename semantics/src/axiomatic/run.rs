@@ -102,10 +102,10 @@ pub(crate) fn prepare_for(
     target: Option<Target>,
     opts: &AxOptions,
 ) -> Result<Program, AxError> {
-    let unrolled = match (program.has_loops(), opts.unroll) {
-        (false, _) => program.clone(),
-        (true, None) => return Err(AxError::HasLoops),
-        (true, Some(k)) => unroll(program, k),
+    let unrolled = match (program.first_loop(), opts.unroll) {
+        (None, _) => program.clone(),
+        (Some((thread, at)), None) => return Err(AxError::HasLoops { thread, at }),
+        (Some(_), Some(k)) => unroll(program, k),
     };
     Ok(match target {
         Some(target) => compile(&unrolled, target, opts.mapping),

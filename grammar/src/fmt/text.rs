@@ -1,135 +1,26 @@
-//! The formatter: prints a syntax tree in the canonical layout.
+//! The text of statements, expressions and propositions, on one line.
 //!
-//! Canonical means: the header, the `init` block on one line, each thread
-//! with two-space indentation and one statement per line, then the
-//! condition, the filter, `observe` and `expect`, each on one line.
 //! Keywords, operations and orders are printed in their lowercase short
 //! form (`Load` becomes `load`, `relaxed` becomes `rlx`, `mfence` becomes
-//! `full`, `locations [..]` becomes `observe { .. }`, `[x]` becomes `x`);
-//! parentheses are printed exactly where precedence needs them.
-//!
-//! **Comments are dropped**: the tree does not keep them. Formatting is
-//! idempotent, and `parse(format(t))` equals `t` modulo spans.
+//! `full`, `[x]` becomes `x`). Parentheses are printed where precedence
+//! needs them, and around a conjunction inside a disjunction (`(a && b) ||
+//! c`, `(a /\ b) \/ c`), which C compilers warn about and readers stumble
+//! on; no others.
 //!
 //! [`stmt_text`] gives the one-line text of a statement that
 //! `Instruction::text` carries (`r0 = load(y, rlx)`, `if (r0 == 1)`).
+//!
+//! Chains of binary operators and of `/\`, `\/` are printed by a loop; the
+//! recursion follows only what nests (bounded by the parser).
 
 use std::fmt::Write;
 
 use relaxlab_semantics::ir::{BinOp, CmpOp, HwFence, RmwOp, UnOp};
 
 use crate::ast::{
-    Block, Condition, Expr, ExprKind, FenceArg, ObsItem, Prop, PropKind, Quantifier, RmwForm, Stmt,
-    StmtKind, Test, ThreadRef,
+    Condition, Expr, ExprKind, FenceArg, ObsItem, Prop, PropKind, Quantifier, RmwForm, Stmt,
+    StmtKind, ThreadRef,
 };
-
-/// Prints `test` in the canonical layout.
-pub(crate) fn format_test(test: &Test) -> String {
-    let mut out = String::new();
-    out.push_str("test ");
-    out.push_str(&test.name.name);
-    if let Some(doc) = &test.doc {
-        let _ = write!(out, " \"{doc}\"");
-    }
-    out.push_str("\n\n");
-    if !test.init.is_empty() {
-        out.push_str("init {");
-        for e in &test.init {
-            match e.value {
-                Some(v) => {
-                    let _ = write!(out, " {} = {v};", e.loc.name);
-                }
-                None => {
-                    let _ = write!(out, " {};", e.loc.name);
-                }
-            }
-        }
-        out.push_str(" }\n\n");
-    }
-    for t in &test.threads {
-        let _ = write!(out, "thread {} ", t.name.name);
-        block(&mut out, &t.body, 0);
-        out.push_str("\n\n");
-    }
-    if let Some(c) = &test.condition {
-        out.push_str(&condition_text(c));
-        out.push('\n');
-    }
-    if let Some(f) = &test.filter {
-        let _ = writeln!(out, "filter ({})", prop_text(f));
-    }
-    if !test.observe.is_empty() {
-        out.push_str("observe {");
-        for o in &test.observe {
-            let _ = write!(out, " {};", obs_text(o));
-        }
-        out.push_str(" }\n");
-    }
-    if !test.expect.is_empty() {
-        out.push_str("expect {");
-        for e in &test.expect {
-            let _ = write!(out, " {}: {};", e.key.name, e.verdict);
-        }
-        out.push_str(" }\n");
-    }
-    while out.ends_with("\n\n") {
-        out.pop();
-    }
-    out
-}
-
-fn indent(out: &mut String, depth: usize) {
-    for _ in 0..depth {
-        out.push_str("  ");
-    }
-}
-
-/// `{`, the statements one level deeper, `}` at `depth`.
-fn block(out: &mut String, b: &Block, depth: usize) {
-    out.push_str("{\n");
-    for s in &b.stmts {
-        indent(out, depth + 1);
-        stmt(out, s, depth + 1);
-        out.push('\n');
-    }
-    indent(out, depth);
-    out.push('}');
-}
-
-fn stmt(out: &mut String, s: &Stmt, depth: usize) {
-    match &s.kind {
-        StmtKind::If { then, els, .. } => {
-            out.push_str(&stmt_text(s));
-            out.push(' ');
-            block(out, then, depth);
-            if let Some(els) = els {
-                out.push_str(" else ");
-                match els.stmts.as_slice() {
-                    [only @ Stmt {
-                        kind: StmtKind::If { .. },
-                        ..
-                    }] => stmt(out, only, depth),
-                    _ => block(out, els, depth),
-                }
-            }
-        }
-        StmtKind::While { body, .. } => {
-            out.push_str(&stmt_text(s));
-            out.push(' ');
-            block(out, body, depth);
-        }
-        StmtKind::Fork { body, .. } => {
-            out.push_str(&stmt_text(s));
-            out.push(' ');
-            block(out, body, depth);
-            out.push(';');
-        }
-        _ => {
-            out.push_str(&stmt_text(s));
-            out.push(';');
-        }
-    }
-}
 
 /// The one-line text of a statement: without its `;`, and for compound
 /// statements only the head (`if (r0 == 1)`, `while (r0 == 0)`,
@@ -146,7 +37,7 @@ pub(crate) fn stmt_text(s: &Stmt) -> String {
         }
         StmtKind::Store { loc, val, ord } => {
             push_all(o, &["store(", &loc.name, ", "]);
-            expr(o, val, 0);
+            expr(o, val, TOP);
             push_all(o, &[", ", ord.order.as_str(), ")"]);
         }
         StmtKind::Rmw {
@@ -169,7 +60,7 @@ pub(crate) fn stmt_text(s: &Stmt) -> String {
                     push_all(o, &[rmw_op_name(*op), ", "]);
                 }
             }
-            expr(o, operand, 0);
+            expr(o, operand, TOP);
             push_all(o, &[", ", ord.order.as_str(), ")"]);
         }
         StmtKind::Cas {
@@ -181,9 +72,9 @@ pub(crate) fn stmt_text(s: &Stmt) -> String {
             fail,
         } => {
             push_all(o, &[&dst.name, " = cas(", &loc.name, ", "]);
-            expr(o, expected, 0);
+            expr(o, expected, TOP);
             o.push_str(", ");
-            expr(o, desired, 0);
+            expr(o, desired, TOP);
             push_all(o, &[", ", ord.order.as_str()]);
             if let Some(f) = fail {
                 push_all(o, &[", ", f.order.as_str()]);
@@ -193,7 +84,7 @@ pub(crate) fn stmt_text(s: &Stmt) -> String {
         StmtKind::Fence { kind, .. } => push_all(o, &["fence(", fence_name(*kind), ")"]),
         StmtKind::Assign { dst, val } => {
             push_all(o, &[&dst.name, " = "]);
-            expr(o, val, 0);
+            expr(o, val, TOP);
         }
         StmtKind::If { cond, .. } => wrapped(o, "if (", cond),
         StmtKind::While { cond, .. } => wrapped(o, "while (", cond),
@@ -237,8 +128,15 @@ fn push_int(out: &mut String, v: i64) {
 /// `head` (ending in `(`), the expression, `)`.
 fn wrapped(out: &mut String, head: &str, e: &Expr) {
     out.push_str(head);
-    expr(out, e, 0);
+    expr(out, e, TOP);
     out.push(')');
+}
+
+/// `if (cond)`: the text of an `if` or `else if` arm's test.
+pub(crate) fn if_text(cond: &Expr) -> String {
+    let mut out = String::with_capacity(16);
+    wrapped(&mut out, "if (", cond);
+    out
 }
 
 /// The name of the `fetch_*` form of an RMW operator.
@@ -329,9 +227,11 @@ pub(crate) fn binop_symbol(op: BinOp) -> &'static str {
     }
 }
 
+/// How tightly the printed expression binds: a chain binds like its last
+/// operator, which is the root of its tree.
 fn expr_prec(e: &Expr) -> u8 {
     match &e.kind {
-        ExprKind::Binary(op, _, _) => binop_prec(*op),
+        ExprKind::Chain { rest, .. } => rest.last().map_or(ATOM_PREC, |(op, _)| binop_prec(*op)),
         ExprKind::Unary(..) => UNARY_PREC,
         // A negative literal reads as a unary minus.
         ExprKind::Int(v) if *v < 0 => UNARY_PREC,
@@ -339,10 +239,30 @@ fn expr_prec(e: &Expr) -> u8 {
     }
 }
 
-/// Appends an expression with the parentheses its tree needs and no
-/// others.
-fn expr(out: &mut String, e: &Expr, min: u8) {
-    let paren = expr_prec(e) < min;
+/// The context an expression is printed in: the binding power it needs,
+/// and whether it is an operand of `||` (where a `&&` gets parentheses).
+#[derive(Clone, Copy)]
+struct Ctx {
+    min: u8,
+    in_or: bool,
+}
+
+const TOP: Ctx = Ctx {
+    min: 0,
+    in_or: false,
+};
+
+/// The root operator of a chain.
+fn root_op(e: &Expr) -> Option<BinOp> {
+    match &e.kind {
+        ExprKind::Chain { rest, .. } => rest.last().map(|(op, _)| *op),
+        _ => None,
+    }
+}
+
+/// Appends an expression with the parentheses its tree needs.
+fn expr(out: &mut String, e: &Expr, ctx: Ctx) {
+    let paren = expr_prec(e) < ctx.min || (ctx.in_or && root_op(e) == Some(BinOp::And));
     if paren {
         out.push('(');
     }
@@ -354,18 +274,67 @@ fn expr(out: &mut String, e: &Expr, min: u8) {
                 UnOp::Neg => '-',
                 UnOp::Not => '!',
             });
-            expr(out, a, UNARY_PREC);
+            expr(
+                out,
+                a,
+                Ctx {
+                    min: UNARY_PREC,
+                    in_or: false,
+                },
+            );
         }
-        ExprKind::Binary(op, a, b) => {
-            let p = binop_prec(*op);
-            expr(out, a, p);
-            push_all(out, &[" ", binop_symbol(*op), " "]);
-            expr(out, b, p + 1);
-        }
+        ExprKind::Chain { first, rest } => chain(out, first, rest),
     }
     if paren {
         out.push(')');
     }
+}
+
+/// `first op1 e1 op2 e2 ...` grouped from the left: the part before an
+/// operator is parenthesised when the operator binds tighter than the
+/// part's own last operator (`(a + b) * c`), or is `||` after a `&&`.
+fn chain(out: &mut String, first: &Expr, rest: &[(BinOp, Expr)]) {
+    let Some(&(op0, _)) = rest.first() else {
+        return expr(out, first, TOP);
+    };
+    // The opening parentheses all come first: count them.
+    let wraps = rest
+        .windows(2)
+        .filter(|w| wraps_left(w[0].0, w[1].0))
+        .count();
+    for _ in 0..wraps {
+        out.push('(');
+    }
+    expr(
+        out,
+        first,
+        Ctx {
+            min: binop_prec(op0),
+            in_or: op0 == BinOp::Or,
+        },
+    );
+    let mut prev: Option<BinOp> = None;
+    for (op, e) in rest {
+        if prev.is_some_and(|p| wraps_left(p, *op)) {
+            out.push(')');
+        }
+        push_all(out, &[" ", binop_symbol(*op), " "]);
+        expr(
+            out,
+            e,
+            Ctx {
+                min: binop_prec(*op) + 1,
+                in_or: *op == BinOp::Or,
+            },
+        );
+        prev = Some(*op);
+    }
+}
+
+/// In a chain, does the part ending in `before` need parentheses as the
+/// left operand of `next`?
+fn wraps_left(before: BinOp, next: BinOp) -> bool {
+    binop_prec(before) < binop_prec(next) || (before == BinOp::And && next == BinOp::Or)
 }
 
 /// `exists (P)`, `~exists (P)` or `forall (P)`: also `Condition::text`.
@@ -378,12 +347,17 @@ pub(crate) fn condition_text(c: &Condition) -> String {
     format!("{q} ({})", prop_text(&c.prop))
 }
 
+const IMPLIES_PREC: u8 = 1;
+const OR_PREC: u8 = 2;
+const AND_PREC: u8 = 3;
+const NOT_PREC: u8 = 4;
+
 fn prop_prec(p: &Prop) -> u8 {
     match &p.kind {
-        PropKind::Implies(..) => 1,
-        PropKind::Or(..) => 2,
-        PropKind::And(..) => 3,
-        PropKind::Not(_) => 4,
+        PropKind::Implies(..) => IMPLIES_PREC,
+        PropKind::Or(_) => OR_PREC,
+        PropKind::And(_) => AND_PREC,
+        PropKind::Not(_) => NOT_PREC,
         PropKind::True | PropKind::False | PropKind::Atom { .. } => 5,
     }
 }
@@ -394,6 +368,9 @@ pub(crate) fn prop_text(p: &Prop) -> String {
     out
 }
 
+/// Appends a proposition, parenthesised when it binds looser than `min`.
+/// `min` is `AND_PREC` inside a disjunction, so that a conjunction there
+/// gets parentheses.
 fn prop(out: &mut String, p: &Prop, min: u8) {
     let paren = prop_prec(p) < min;
     if paren {
@@ -411,23 +388,29 @@ fn prop(out: &mut String, p: &Prop, min: u8) {
         }
         PropKind::Not(a) => {
             out.push('~');
-            prop(out, a, 4);
+            prop(out, a, NOT_PREC);
         }
-        // `=>` associates to the right; `/\` and `\/` to the left.
+        // `=>` associates to the right.
         PropKind::Implies(a, b) => {
-            prop(out, a, 2);
+            prop(out, a, OR_PREC);
             out.push_str(" => ");
-            prop(out, b, 1);
+            prop(out, b, IMPLIES_PREC);
         }
-        PropKind::Or(a, b) => {
-            prop(out, a, 2);
-            out.push_str(" \\/ ");
-            prop(out, b, 3);
+        PropKind::Or(ps) => {
+            for (i, q) in ps.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" \\/ ");
+                }
+                prop(out, q, AND_PREC + 1);
+            }
         }
-        PropKind::And(a, b) => {
-            prop(out, a, 3);
-            out.push_str(" /\\ ");
-            prop(out, b, 4);
+        PropKind::And(ps) => {
+            for (i, q) in ps.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" /\\ ");
+                }
+                prop(out, q, AND_PREC + 1);
+            }
         }
     }
     if paren {
