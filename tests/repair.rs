@@ -185,6 +185,13 @@ fn bad_input_and_nothing_to_repair() {
     let (code, _, err) = relaxlab(&["repair", "litmus/classic/SB.litmus", "--model", "tos"]);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `tso`"), "{err}");
+    // A cat model: refused by name, not as an unknown operational model.
+    for model in ["cat:tso", "cat/tso.cat"] {
+        let (code, _, err) = relaxlab(&["repair", "litmus/classic/SB.litmus", "--model", model]);
+        assert_eq!(code, 2, "{model}");
+        assert!(err.contains("does not take cat models"), "{err}");
+        assert!(!err.contains("operational"), "{err}");
+    }
     // Hardware barriers under a C11 model: the static check refuses.
     let (code, _, err) = relaxlab(&[
         "repair",

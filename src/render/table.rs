@@ -106,7 +106,7 @@ pub fn render_with(
         program.name, table.model
     );
     if let Some(c) = &program.condition {
-        let _ = writeln!(out, "  {}", c.text);
+        let _ = writeln!(out, "  {}", condition_line(&c.text));
     }
     out.push('\n');
 
@@ -387,5 +387,43 @@ pub fn describe_bound(bound: &BoundHit) -> String {
                 super::size(*bytes)
             )
         }
+    }
+}
+
+/// The longest condition the header prints whole, in characters.
+const MAX_CONDITION_SHOWN: usize = 400;
+
+/// The condition as the header shows it: clipped after
+/// `MAX_CONDITION_SHOWN` characters with the count of those left out (a
+/// generated condition can be megabytes; JSON keeps it whole).
+fn condition_line(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= MAX_CONDITION_SHOWN {
+        return text.to_string();
+    }
+    let shown: String = text.chars().take(MAX_CONDITION_SHOWN).collect();
+    format!(
+        "{shown} ... ({} more characters)",
+        total - MAX_CONDITION_SHOWN
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_condition_is_clipped_with_a_count() {
+        let short = "exists (P0:r0 = 0 /\\ P1:r0 = 0)";
+        assert_eq!(condition_line(short), short);
+        let long = format!("exists ({})", vec!["P0:r0 = 0"; 10_000].join(" /\\ "));
+        let shown = condition_line(&long);
+        assert!(shown.len() < 500, "{}", shown.len());
+        let left = long.chars().count() - MAX_CONDITION_SHOWN;
+        assert!(
+            shown.ends_with(&format!("... ({left} more characters)")),
+            "{shown}"
+        );
+        assert!(long.starts_with(shown.split(" ... (").next().unwrap()));
     }
 }

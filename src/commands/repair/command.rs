@@ -34,6 +34,16 @@ pub const STATE_FACTOR: u64 = 64;
 )]
 pub struct NothingToInsert(String);
 
+/// A cat model given to `repair`, which knows the fences of the built-in
+/// models only.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`repair` does not take cat models (`{0}`): it inserts the fences of a built-in model, whose meaning it knows")]
+#[diagnostic(
+    code(relaxlab::repair::cat_model),
+    help("repair for tso, pso, pslo, c11r or c11t, or an axiomatic model (ax.tso, ax.pso, ax.pslo, ax.c11, ax.rc11, ax.c11r, ax.c11t); then check the repaired program with `relaxlab run FILE --cat MODEL`")
+)]
+pub struct CatModelRefused(String);
+
 /// `--goal condition` on a test without a condition.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 #[error("{path}: the test has no final condition, so `--goal condition` has nothing to make hold")]
@@ -71,6 +81,9 @@ pub struct Unverified {
 fn model_key(name: &str) -> Result<ModelKey, miette::Report> {
     if let Some(key) = ModelKey::from_name(name) {
         return Ok(key);
+    }
+    if name.starts_with("cat:") || name.ends_with(".cat") {
+        return Err(CatModelRefused(name.to_string()).into());
     }
     let names = [name.to_string()];
     if name.starts_with("ax.") {
