@@ -117,6 +117,19 @@ fn cas_updates_expected_and_returns_success() {
     );
 }
 
+#[test]
+fn cas_with_a_shared_expected_reads_it_and_writes_it_back_on_failure() {
+    let src = "C CAS\n{ x = 1; y = 1; }\nP0 (atomic_int* x, int* y) {\n  int b = atomic_compare_exchange_strong_explicit(x, y, 2, memory_order_acq_rel, memory_order_acquire);\n}\nexists (0:b=1 /\\ y=1)\n";
+    let text = translate(src).expect("translates");
+    assert!(
+        text.contains(
+            "  t0 = load(y, na);\n  t1 = cas(x, t0, 2, acq_rel, acq);\n  b = t1 == t0;\n  if (t1 != t0) {\n    store(y, t1, na);\n  }\n"
+        ),
+        "{text}"
+    );
+    relaxlab_grammar::parse(&text).expect("parses");
+}
+
 /// An `else if` that reads no location continues the chain; one that does
 /// nests, with its access inside the `else` (C performs it only there).
 #[test]

@@ -12,6 +12,7 @@
 //! | `atomic_exchange_explicit(x, v, mo)` | `r = exchange(x, v, mo);` |
 //! | `atomic_fetch_OP_explicit(x, v, mo)`, OP in `add sub and or xor` | `r = fetch_OP(x, v, mo);` |
 //! | `atomic_compare_exchange_{strong,weak}_explicit(x, &e, d, s, f)` | `t = cas(x, e, d, s, f); r = t == e; e = t;` |
+//! | `atomic_compare_exchange_{strong,weak}_explicit(x, y, d, s, f)`, `y` a location | `e = load(y, na); t = cas(x, e, d, s, f); r = t == e; if (t != e) { store(y, t, na); }` |
 //! | `atomic_thread_fence(mo)` | `fence(mo);` (`memory_order_relaxed`: nothing) |
 //! | `*x` / `*x = v` on an `int*` parameter | `load(x, na)` / `store(x, v, na)` |
 //! | `*x` / `*x = v` on an `atomic_int*` parameter | `load(x, sc)` / `store(x, v, sc)` (C11: a plain access to an atomic is seq_cst) |
@@ -21,7 +22,12 @@
 //! The CAS row follows herd (and C11 §29.6.5p21): the call returns whether
 //! it succeeded, and on failure writes the value it read into `e`; on
 //! success that value equals `e`, so `e = t` is right in both cases. The
-//! weak CAS never fails spuriously here, as in herd.
+//! weak CAS never fails spuriously here, as in herd. When `expected` is a
+//! shared location (a pointer parameter passed as is), herd's C semantics
+//! reads it non-atomically before the operation and writes it
+//! non-atomically on failure only; so does the translation. On an
+//! `atomic_int*` parameter that makes the location's atomicity mixed,
+//! which only the models that allow mixed atomicity accept.
 //!
 //! A shared access inside a larger expression is hoisted into a fresh
 //! register (`t0`, `t1`, ... never used in the file) in left-to-right
@@ -722,6 +728,11 @@ impl CThread {
         dst: Option<String>,
     ) -> Result<String, HerdError> {
         let loc = self.loc_arg(&args[0], span)?;
+        if let E::Var(y, _) = &args[1] {
+            if let Some((shared, _)) = self.location(y) {
+                return self.cas_shared_expected(args, span, explicit, dst, loc, shared);
+            }
+        }
         let expected = match &args[1] {
             E::AddrOf(e, s) if self.location(e).is_none() => {
                 let _ = s;
@@ -735,12 +746,61 @@ impl CThread {
                 return Err(HerdError::unsupported(
                     "an `expected` argument that is not `&local`",
                     s,
-                    "pass the address of a local variable (`&r0`), as herd tests do",
+                    "pass the address of a local variable (`&r0`) or a location parameter (`y`, read and written back non-atomically)",
                 ));
             }
         };
         let (d, _) = self.pure(&args[2])?;
-        let orders = if explicit {
+        let orders = self.cas_orders(args, span, explicit)?;
+        let t = self.fresh();
+        let r = self.dst(dst);
+        self.regs.insert(expected.clone());
+        self.line(format!("{t} = cas({loc}, {expected}, {d}, {orders});"));
+        self.line(format!("{r} = {t} == {expected};"));
+        self.line(format!("{expected} = {t};"));
+        Ok(r)
+    }
+
+    /// COMPARE-EXCHANGE whose `expected` is a shared location `y` (a
+    /// pointer parameter, passed without `&`). As herd's C semantics does,
+    /// `*y` is read non-atomically before the operation and, on failure
+    /// only, written non-atomically with the value read from `x`:
+    /// `e = load(y, na); t = cas(x, e, d, s, f); r = t == e;
+    /// if (t != e) { store(y, t, na); }`.
+    fn cas_shared_expected(
+        &mut self,
+        args: &[E<'_>],
+        span: Span,
+        explicit: bool,
+        dst: Option<String>,
+        loc: String,
+        shared: String,
+    ) -> Result<String, HerdError> {
+        let (d, _) = self.pure(&args[2])?;
+        let orders = self.cas_orders(args, span, explicit)?;
+        let e = self.fresh();
+        let t = self.fresh();
+        let r = self.dst(dst);
+        self.line(format!("{e} = load({shared}, na);"));
+        self.line(format!("{t} = cas({loc}, {e}, {d}, {orders});"));
+        self.line(format!("{r} = {t} == {e};"));
+        self.line(format!("if ({t} != {e}) {{"));
+        self.indent += 1;
+        self.line(format!("store({shared}, {t}, na);"));
+        self.indent -= 1;
+        self.line("}".to_string());
+        Ok(r)
+    }
+
+    /// The success and failure orders of a compare-exchange (`sc` for the
+    /// non-explicit form).
+    fn cas_orders(
+        &mut self,
+        args: &[E<'_>],
+        span: Span,
+        explicit: bool,
+    ) -> Result<String, HerdError> {
+        Ok(if explicit {
             let (s, _) = mem_order(&args[3], span)?;
             let (f, fs) = mem_order(&args[4], span)?;
             check(
@@ -752,14 +812,7 @@ impl CThread {
             format!("{s}, {f}")
         } else {
             "sc".to_string()
-        };
-        let t = self.fresh();
-        let r = self.dst(dst);
-        self.regs.insert(expected.clone());
-        self.line(format!("{t} = cas({loc}, {expected}, {d}, {orders});"));
-        self.line(format!("{r} = {t} == {expected};"));
-        self.line(format!("{expected} = {t};"));
-        Ok(r)
+        })
     }
 }
 
