@@ -83,6 +83,28 @@ fn a_program_where_no_execution_ends_says_so() {
 }
 
 #[test]
+fn no_outcome_and_no_condition_claim_no_verdict() {
+    let src = std::fs::read_to_string(support::root().join("tests/inputs/join-spin.litmus"))
+        .unwrap()
+        .replace("exists (x = 1)", "");
+    let r = binary_in(None, &["run", "-", "--model", "sc"], src.as_bytes());
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    assert!(
+        r.out.starts_with("join-spin under sc (exhaustive)\n"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("no execution ends"), "{}", r.out);
+    let r = binary_in(
+        None,
+        &["run", "-", "--model", "sc", "--format", "json"],
+        src.as_bytes(),
+    );
+    let json: serde_json::Value = serde_json::from_str(&r.out).expect("JSON");
+    assert_eq!(json[0]["verdict"], serde_json::Value::Null, "{}", r.out);
+}
+
+#[test]
 fn counts_agree_with_their_nouns() {
     let (_, out, _) = relaxlab(&["parse", "tests/inputs/join-spin.litmus"]);
     assert!(out.contains("0 expectations"), "{out}");

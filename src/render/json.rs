@@ -202,7 +202,11 @@ pub fn run_with(
             .map(|o| program.observable_name(*o))
             .collect(),
         condition: program.condition.as_ref().map(|c| c.text.clone()),
-        verdict: verdict_word(table, mode),
+        // Without a condition there is no verdict, even with no outcome.
+        verdict: program
+            .condition
+            .as_ref()
+            .and_then(|_| verdict_word(table, mode)),
         complete: table.complete(),
         bounds: table.bounds.iter().map(Bound::new).collect(),
         non_sc_known: extras.non_sc_known,
