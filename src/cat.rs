@@ -206,9 +206,10 @@ pub fn graphs(
     seen.into_iter().collect()
 }
 
-/// Refuses a program the model cannot take: a C model takes what the C11
-/// models take (no hardware barriers, no location both atomic and not),
-/// a hardware model what its hand-written kin takes.
+/// Refuses a program the model cannot take: a C model takes what `ax.c11`
+/// takes (no hardware barriers; mixed atomicity is fine, the event tags
+/// `NA`, `RLX`, ... being per access), a hardware model what its
+/// hand-written kin takes.
 pub fn check_program(
     program: &Program,
     model: &CatModel,

@@ -101,3 +101,101 @@ fn imported_tests_round_trip_through_relaxlab_syntax() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The herd C tests with mixed atomicity: a location accessed both
+/// atomically and non-atomically (how each verdict follows from RC11 is
+/// written in the test file).
+const MIXED: [&str; 5] = [
+    "PUB+na+rel+acq+fadd",
+    "Race+rlx.na+rlx",
+    "MP+rlx+rel+acq+na",
+    "MP+na+rel+acq+rlx",
+    "MP+na+rlx+rlx+rlx",
+];
+
+#[test]
+fn mixed_atomicity_races_are_found_per_access_by_ax_c11_ax_rc11_and_the_rc11_cat_models() {
+    // The golden tables (outcomes, racy rows, the race pairs) of ax.c11 and
+    // ax.rc11, and the project's cat model rc11.cat and the herd7-style
+    // tests/cat/herdlike/rc11.cat (no non-atomic read rule; races as an
+    // `undefined_unless` check) printing the same outcomes and races as
+    // ax.rc11.
+    for name in MIXED {
+        let rel = format!("litmus/herd/c/{name}.litmus");
+        let (code, out, err) = relaxlab(&["run", &rel, "--axiomatic", "c11,rc11"]);
+        assert_eq!(code, 0, "{rel}: {err}");
+        insta::with_settings!({
+            snapshot_path => "snapshots",
+            prepend_module_to_snapshot => false,
+        }, {
+            insta::assert_snapshot!(format!("herd_mixed__{name}"), out);
+        });
+        let (code, ax, err) = relaxlab(&["run", &rel, "--axiomatic", "rc11"]);
+        assert_eq!(code, 0, "{rel}: {err}");
+        let body = |s: &str| s.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+        for cat in ["cat/rc11.cat", "tests/cat/herdlike/rc11.cat"] {
+            let (code, out, err) = relaxlab(&["run", &rel, "--cat", cat]);
+            assert_eq!(code, 0, "{rel}: {err}");
+            assert_eq!(body(&ax), body(&out), "{rel}: ax.rc11 and {cat} differ");
+        }
+    }
+}
+
+#[test]
+fn mixed_atomicity_races_are_flagged_exactly_where_rc11_says() {
+    // Per test: does some execution race, does every execution race.
+    let expected = [
+        ("PUB+na+rel+acq+fadd", false, false),
+        ("Race+rlx.na+rlx", true, true),
+        ("MP+rlx+rel+acq+na", false, false),
+        ("MP+na+rel+acq+rlx", true, false),
+        ("MP+na+rlx+rlx+rlx", true, true),
+    ];
+    for (name, some, all) in expected {
+        let rel = format!("litmus/herd/c/{name}.litmus");
+        for model in ["c11", "rc11"] {
+            let (code, out, err) = relaxlab(&["run", &rel, "--axiomatic", model]);
+            assert_eq!(code, 0, "{rel}: {err}");
+            let rows: Vec<&str> = out
+                .lines()
+                .skip_while(|l| !l.contains("executions"))
+                .skip(1)
+                .take_while(|l| !l.trim().is_empty())
+                .collect();
+            assert!(!rows.is_empty(), "{rel} {model}:\n{out}");
+            let racy = rows.iter().filter(|r| r.contains("racy")).count();
+            assert_eq!(racy > 0, some, "{rel} {model}:\n{out}");
+            assert_eq!(racy == rows.len(), all, "{rel} {model}:\n{out}");
+            assert_eq!(
+                out.contains("DATA RACE on x"),
+                some,
+                "{rel} {model}:\n{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn mixed_atomicity_is_refused_by_c11r_c11t_and_their_twins_naming_the_model() {
+    let rel = "litmus/herd/c/MP+na+rel+acq+rlx.litmus";
+    for (flag, model, name) in [
+        ("--model", "c11r", "c11r"),
+        ("--model", "c11t", "c11t"),
+        ("--axiomatic", "c11r", "ax.c11r"),
+        ("--axiomatic", "c11t", "ax.c11t"),
+    ] {
+        let (code, _, err) = relaxlab(&["run", rel, flag, model]);
+        assert_eq!(code, 2, "{name} accepted {rel}");
+        // miette wraps long lines: compare with the blanks collapsed.
+        let err = err.replace('│', " ");
+        let err = err.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(err.contains("relaxlab::model::mixed_atomicity"), "{err}");
+        assert!(err.contains(&format!("which {name} does not")), "{err}");
+        assert!(err.contains("ax.c11 or ax.rc11"), "{err}");
+    }
+    // The hardware models take it as they take any program.
+    for (flag, model) in [("--model", "tso"), ("--axiomatic", "pso")] {
+        let (code, _, err) = relaxlab(&["run", rel, flag, model]);
+        assert_eq!(code, 0, "{model}: {err}");
+    }
+}

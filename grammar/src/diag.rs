@@ -389,13 +389,14 @@ pub enum LowerError {
 }
 
 /// Errors that depend on the model chosen (LANGUAGE.md: mixed atomicity is
-/// an error only for the C11 models).
+/// an error for `c11r`, `c11t`, `ax.c11r` and `ax.c11t`; hardware barriers
+/// for every C11 model).
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq, Eq)]
 pub enum ModelError {
-    #[error("location `{loc}` is accessed both atomically and non-atomically")]
+    #[error("location `{loc}` is accessed both atomically and non-atomically, which {model} does not support")]
     #[diagnostic(
         code(relaxlab::model::mixed_atomicity),
-        help("the C11 model {model} gives a location one atomicity: make every access to `{loc}` atomic (`rlx` or stronger) or every access `na`")
+        help("{model} gives a location one atomicity: make every access to `{loc}` atomic (`rlx` or stronger) or every access `na`, or run the axiomatic ax.c11 or ax.rc11, which accept mixed atomicity")
     )]
     MixedAtomicity {
         loc: String,

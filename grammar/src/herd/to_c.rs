@@ -2,9 +2,12 @@
 //! herd's C subset as a herd C litmus test.
 //!
 //! Works on the syntax tree ([`crate::ast::Test`]), so names, structure and
-//! `if`/`else` come out as written. Locations accessed only with `na` become
-//! `int*` parameters (plain `*x`), the others `atomic_int*` (the
-//! `atomic_*_explicit` calls). A register is declared with `int` at its
+//! `if`/`else` come out as written. Atomic accesses are `atomic_*_explicit`
+//! calls and `na` accesses plain `*x`. A location without `na` accesses
+//! becomes an `atomic_int*` parameter, one with `na` accesses an `int*`
+//! parameter, also when it has atomic accesses too (mixed atomicity, which
+//! C spells only this way: a plain `*x` on an `atomic_int*` is `seq_cst`;
+//! herd7 reads the calls as atomic whatever the pointer's type). A register is declared with `int` at its
 //! first assignment when that is at the top of the thread, else at the top
 //! of the thread with value 0 (so C scoping does not hide it).
 //!
@@ -14,9 +17,8 @@
 //! &cN, d, s, f); r = cN;` with a fresh `cN`.
 //!
 //! Refused, each with a diagnostic on the relaxlab text: `while`, `assert`,
-//! `assume`, `fork`/`join`, hardware barriers, `fetch_max`/`fetch_min`, and
-//! a location accessed both atomically and with `na`. `expect` entries are
-//! dropped: herd has none.
+//! `assume`, `fork`/`join`, hardware barriers and `fetch_max`/`fetch_min`.
+//! `expect` entries are dropped: herd has none.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -34,7 +36,7 @@ use crate::ast::{
 pub fn to_herd_c(test: &Test) -> Result<String, HerdErrors> {
     let locs: Vec<&str> = test.init.iter().map(|e| e.loc.name.as_str()).collect();
     let mut errors = Vec::new();
-    let atomic = atomicity(test, &locs, &mut errors);
+    let atomic = atomicity(test, &locs);
     let mut s = format!("C {}\n", test.name.name);
     if let Some(doc) = &test.doc {
         let _ = writeln!(s, "\"{doc}\"");
@@ -147,19 +149,15 @@ fn join(ps: &[Prop], sep: &str, obs: &dyn Fn(&ObsItem) -> String, ctx: u8) -> St
     out
 }
 
-/// Is each location accessed atomically? A location accessed both ways is
-/// an error (C cannot spell a non-atomic access to an atomic object).
-fn atomicity(test: &Test, locs: &[&str], errors: &mut Vec<HerdError>) -> BTreeMap<String, bool> {
-    let mut seen: BTreeMap<String, (bool, bool, Span)> = BTreeMap::new();
-    let mut note = |l: &str, na: bool, span: Span| {
+/// Is each location an `atomic_int*`? Only when no access to it is `na`:
+/// a plain `*x` on an `atomic_int*` would be `seq_cst` in C, so a location
+/// with both kinds of access (mixed atomicity) is an `int*` whose atomic
+/// accesses are the `atomic_*_explicit` calls.
+fn atomicity(test: &Test, locs: &[&str]) -> BTreeMap<String, bool> {
+    let mut seen: BTreeMap<String, bool> = BTreeMap::new();
+    let mut note = |l: &str, na: bool, _span: Span| {
         if locs.contains(&l) {
-            let e = seen.entry(l.to_string()).or_insert((false, false, span));
-            if na {
-                e.0 = true;
-            } else {
-                e.1 = true;
-            }
-            e.2 = span;
+            *seen.entry(l.to_string()).or_insert(false) |= na;
         }
     };
     fn walk(b: &Block, note: &mut dyn FnMut(&str, bool, Span)) {
@@ -188,18 +186,7 @@ fn atomicity(test: &Test, locs: &[&str], errors: &mut Vec<HerdError>) -> BTreeMa
     for th in &test.threads {
         walk(&th.body, &mut note);
     }
-    let mut out = BTreeMap::new();
-    for (l, (na, at, span)) in seen {
-        if na && at {
-            errors.push(HerdError::unsupported(
-                format!("location `{l}` accessed both with `na` and atomically"),
-                span,
-                "C has no non-atomic access to an atomic object; use one kind of access",
-            ));
-        }
-        out.insert(l, !na);
-    }
-    out
+    seen.into_iter().map(|(l, na)| (l, !na)).collect()
 }
 
 /// The locations a block uses.

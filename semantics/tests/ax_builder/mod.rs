@@ -58,6 +58,17 @@ impl ProgramBuilder {
         self
     }
 
+    /// Marks a location of mixed atomicity (accessed both atomically and
+    /// with `na`).
+    pub fn mixed(mut self, loc: &str) -> Self {
+        for l in &mut self.locations {
+            if l.name == loc {
+                l.atomicity = Atomicity::Mixed;
+            }
+        }
+        self
+    }
+
     pub fn thread(mut self, name: &str, body: impl FnOnce(&mut ThreadBuilder)) -> Self {
         let mut t = ThreadBuilder {
             locs: &self.locations,
