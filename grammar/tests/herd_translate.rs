@@ -118,6 +118,18 @@ fn cas_updates_expected_and_returns_success() {
 }
 
 #[test]
+fn a_plain_access_is_non_atomic_whatever_the_parameter_type() {
+    // herd's C parser reads `*x` as a plain access (no memory order) also
+    // on an `atomic_int*`.
+    let src = "C Plain\n{ x = 0; y = 0; }\nP0 (atomic_int* x, int* y) {\n  *x = 1;\n  int r0 = *x;\n  *y = r0;\n}\nexists (0:r0=1)\n";
+    let text = translate(src).expect("translates");
+    assert!(
+        text.contains("  store(x, 1, na);\n  r0 = load(x, na);\n  store(y, r0, na);\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn cas_with_a_shared_expected_reads_it_and_writes_it_back_on_failure() {
     let src = "C CAS\n{ x = 1; y = 1; }\nP0 (atomic_int* x, int* y) {\n  int b = atomic_compare_exchange_strong_explicit(x, y, 2, memory_order_acq_rel, memory_order_acquire);\n}\nexists (0:b=1 /\\ y=1)\n";
     let text = translate(src).expect("translates");

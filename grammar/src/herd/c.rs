@@ -14,8 +14,7 @@
 //! | `atomic_compare_exchange_{strong,weak}_explicit(x, &e, d, s, f)` | `t = cas(x, e, d, s, f); r = t == e; e = t;` |
 //! | `atomic_compare_exchange_{strong,weak}_explicit(x, y, d, s, f)`, `y` a location | `e = load(y, na); t = cas(x, e, d, s, f); r = t == e; if (t != e) { store(y, t, na); }` |
 //! | `atomic_thread_fence(mo)` | `fence(mo);` (`memory_order_relaxed`: nothing) |
-//! | `*x` / `*x = v` on an `int*` parameter | `load(x, na)` / `store(x, v, na)` |
-//! | `*x` / `*x = v` on an `atomic_int*` parameter | `load(x, sc)` / `store(x, v, sc)` (C11: a plain access to an atomic is seq_cst) |
+//! | `*x` / `*x = v` on any parameter | `load(x, na)` / `store(x, v, na)` |
 //! | `int r = e;`, `r = e;` | `r = e;` |
 //! | `if (e) s else s`, `{ ... }` | `if (e) { s } else { s }` |
 //!
@@ -25,9 +24,9 @@
 //! weak CAS never fails spuriously here, as in herd. When `expected` is a
 //! shared location (a pointer parameter passed as is), herd's C semantics
 //! reads it non-atomically before the operation and writes it
-//! non-atomically on failure only; so does the translation. On an
-//! `atomic_int*` parameter that makes the location's atomicity mixed,
-//! which only the models that allow mixed atomicity accept.
+//! non-atomically on failure only; so does the translation. When `y` is
+//! also accessed atomically, its atomicity is mixed, which only the models
+//! that allow mixed atomicity accept.
 //!
 //! A shared access inside a larger expression is hoisted into a fresh
 //! register (`t0`, `t1`, ... never used in the file) in left-to-right
@@ -442,13 +441,13 @@ impl CThread {
         cur.expect(Tok::Assign, "`=`")?;
         let e = expr(cur)?;
         cur.expect(Tok::Semi, "`;`")?;
-        let (loc, atomic) = self.location(x).ok_or_else(|| HerdError::UnknownLocation {
+        let (loc, _) = self.location(x).ok_or_else(|| HerdError::UnknownLocation {
             name: x.to_string(),
             span: super::error::at(xspan),
         })?;
         let (v, _) = self.pure(&e)?;
-        let ord = if atomic { "sc" } else { "na" };
-        self.line(format!("store({loc}, {v}, {ord});"));
+        // herd reads `*x` as a plain access whatever the parameter's type.
+        self.line(format!("store({loc}, {v}, na);"));
         Ok(())
     }
 
@@ -595,13 +594,14 @@ impl CThread {
     fn access(&mut self, e: &E<'_>, dst: Option<String>) -> Result<Option<String>, HerdError> {
         match e {
             E::Deref(x, s) => {
-                let (loc, atomic) = self.location(x).ok_or_else(|| HerdError::UnknownLocation {
+                let (loc, _) = self.location(x).ok_or_else(|| HerdError::UnknownLocation {
                     name: x.to_string(),
                     span: super::error::at(*s),
                 })?;
                 let r = self.dst(dst);
-                let ord = if atomic { "sc" } else { "na" };
-                self.line(format!("{r} = load({loc}, {ord});"));
+                // herd reads `*x` as a plain access whatever the
+                // parameter's type.
+                self.line(format!("{r} = load({loc}, na);"));
                 Ok(Some(r))
             }
             E::Call(f, fspan, args, span) => self.call(f, *fspan, args, *span, dst),

@@ -6,8 +6,9 @@
 //! calls and `na` accesses plain `*x`. A location without `na` accesses
 //! becomes an `atomic_int*` parameter, one with `na` accesses an `int*`
 //! parameter, also when it has atomic accesses too (mixed atomicity, which
-//! C spells only this way: a plain `*x` on an `atomic_int*` is `seq_cst`;
-//! herd7 reads the calls as atomic whatever the pointer's type). A register is declared with `int` at its
+//! C spells only this way: a plain `*x` on an `atomic_int*` is `seq_cst`
+//! in C, though herd7, and relaxlab's importer with it, reads every `*x`
+//! as plain and every call as atomic, whatever the pointer's type). A register is declared with `int` at its
 //! first assignment when that is at the top of the thread, else at the top
 //! of the thread with value 0 (so C scoping does not hide it).
 //!
@@ -150,7 +151,8 @@ fn join(ps: &[Prop], sep: &str, obs: &dyn Fn(&ObsItem) -> String, ctx: u8) -> St
 }
 
 /// Is each location an `atomic_int*`? Only when no access to it is `na`:
-/// a plain `*x` on an `atomic_int*` would be `seq_cst` in C, so a location
+/// a plain `*x` on an `atomic_int*` would be `seq_cst` to a C compiler
+/// (herd reads it as plain), so a location
 /// with both kinds of access (mixed atomicity) is an `int*` whose atomic
 /// accesses are the `atomic_*_explicit` calls.
 fn atomicity(test: &Test, locs: &[&str]) -> BTreeMap<String, bool> {
