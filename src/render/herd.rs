@@ -31,7 +31,12 @@
 //!    by their values in that location order, values compared as signed
 //!    integers.
 //! 4. `Ok`/`No`: `exists P` is Ok when some execution satisfies P,
-//!    `~exists P` when none does, `forall P` when all do.
+//!    `~exists P` when none does, `forall P` when all do. When some
+//!    execution has a data race, `Undef` instead: herd's C models state
+//!    race freedom as `undefined_unless empty dr`, and herd7 prints
+//!    `Undef` for a test with an execution that fails such a check. (herd's
+//!    `Flag NAME` lines come from `flag` checks, which relaxlab's built-in
+//!    models do not have.)
 //! 5. `Positive`/`Negative` count *executions*: those satisfying the
 //!    condition and those not. For `~exists P` the condition is `~P`, so the
 //!    counts are P's swapped. The `Observation` line always gives P's counts,
@@ -222,11 +227,20 @@ pub fn render_with(
         .bounds
         .iter()
         .any(|b| matches!(b, BoundHit::Unroll(_)));
+    // herd7 prints `Undef` in place of `Ok`/`No` when some execution
+    // fails an `undefined_unless` check: in its C models, a data race.
+    let undefined = !table.races.is_empty() || table.rows.iter().any(|r| r.racy);
     let _ = writeln!(
         s,
         "{}{}",
         if unrolled { "Loop " } else { "" },
-        if ok { "Ok" } else { "No" }
+        if undefined {
+            "Undef"
+        } else if ok {
+            "Ok"
+        } else {
+            "No"
+        }
     );
     let _ = writeln!(s, "Witnesses");
     let condition = format!("{quant} ({})", prop_text(program, &prop, 0));
@@ -539,6 +553,23 @@ mod tests {
             "{}",
             lines[10]
         );
+    }
+
+    #[test]
+    fn a_racy_execution_makes_the_result_undef() {
+        let p = program(
+            &[&["r0"]],
+            &[],
+            Some((Quantifier::Exists, *atom(reg(0, 0), 1))),
+            vec![reg(0, 0)],
+        );
+        let mut t = table(&p, &[(&[0], 1), (&[1], 1)]);
+        let plain = render(&p, &t, false);
+        assert!(plain.lines().any(|l| l == "Ok"), "{plain}");
+        t.rows[1].racy = true;
+        let racy = render(&p, &t, false);
+        assert!(racy.lines().any(|l| l == "Undef"), "{racy}");
+        assert!(!racy.lines().any(|l| l == "Ok" || l == "No"), "{racy}");
     }
 
     #[test]
