@@ -220,6 +220,10 @@ fn ctrl_c_stops_an_axiomatic_run_and_prints_its_partial_table_with_exit_130() {
     // The time line follows the whole ax.sc table (a long table may still
     // be on its way to the terminal when its first line shows).
     session.wait_for("(ax.sc in ");
+    // Typed at once, Ctrl-C can land between the two runs (the output then
+    // stops there, also exit 130); ax.rc11 runs for seconds, so a short
+    // pause puts it inside the second run.
+    std::thread::sleep(std::time::Duration::from_millis(300));
     session.type_bytes(&[0x03]);
     let (code, screen) = session.finish();
     assert_eq!(code, 130, "{screen}");
