@@ -52,6 +52,7 @@
 //! check and its mutation test).
 
 use crate::ir::{LocId, ThreadId};
+use crate::model::MemOp;
 
 /// The cells a step reads and writes (module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -110,6 +111,22 @@ impl Footprint {
             reads: Self::bit(x),
             writes: Self::bit(x),
             clocks: 0,
+        }
+    }
+
+    /// What a memory access touches at memory, as the hardware models see
+    /// it: a load reads `M(x)`; a store, RMW or CAS writes it; fences,
+    /// fork, join and end touch no cell.
+    #[inline]
+    pub fn of_access(op: &MemOp) -> Footprint {
+        match *op {
+            MemOp::Load { loc, .. } => Footprint::read(loc),
+            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
+                Footprint::write(loc)
+            }
+            MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
+                Footprint::NONE
+            }
         }
     }
 

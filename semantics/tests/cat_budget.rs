@@ -3,51 +3,18 @@
 //! `--max-memory` stop a cat run with what it judged, and say so.
 
 mod ax_builder;
+mod cat_support;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use ax_builder::*;
-use relaxlab_grammar::cat::{compile, CatLoader, Loaded, NotFound};
-use relaxlab_semantics::axiomatic::cat::CatModel;
+use cat_support::cat_model;
 use relaxlab_semantics::axiomatic::{run_cat, run_judges, AxOptions, Judge, BUDGET_POLL};
 use relaxlab_semantics::budget::{Budget, Deadline, MemoryCeiling};
 use relaxlab_semantics::ir::AxModel;
 use relaxlab_semantics::outcome::BoundHit;
-
-/// Reads the project's cat files.
-struct Dir(std::path::PathBuf);
-
-impl CatLoader for Dir {
-    fn load(&mut self, name: &str, _from: &str) -> Result<Loaded, NotFound> {
-        let path = self.0.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Loaded {
-                key: path.display().to_string(),
-                display: format!("cat/{name}"),
-                text,
-            }),
-            Err(_) => Err(NotFound {
-                searched: vec![self.0.display().to_string()],
-            }),
-        }
-    }
-}
-
-/// The repository's `cat/NAME.cat`.
-fn cat_model(name: &str) -> Arc<CatModel> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("cat");
-    let path = dir.join(format!("{name}.cat"));
-    let root = Loaded {
-        key: path.display().to_string(),
-        display: format!("cat/{name}.cat"),
-        text: std::fs::read_to_string(&path).unwrap(),
-    };
-    compile(root, name, &mut Dir(dir)).unwrap_or_else(|e| panic!("{}", e.render(80)))
-}
 
 fn with(budget: Budget) -> AxOptions {
     AxOptions {

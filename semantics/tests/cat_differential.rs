@@ -9,54 +9,16 @@
 //! The whole litmus library is compared by the CLI tests (`tests/cat.rs`).
 
 mod ax_builder;
+mod cat_support;
 
 use std::sync::Arc;
 
 use ax_builder::*;
-use relaxlab_grammar::cat::{compile, CatLoader, Loaded, NotFound};
+use cat_support::{cat_model, cat_model_in};
 use relaxlab_semantics::axiomatic::cat::CatModel;
 use relaxlab_semantics::axiomatic::{run_judges, AxOptions, Judge};
 use relaxlab_semantics::ir::{AxModel, Program};
 use relaxlab_semantics::outcome::OutcomeTable;
-
-/// Reads the project's cat files.
-struct Dir(std::path::PathBuf);
-
-impl CatLoader for Dir {
-    fn load(&mut self, name: &str, _from: &str) -> Result<Loaded, NotFound> {
-        let path = self.0.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Loaded {
-                key: path.display().to_string(),
-                display: format!("cat/{name}"),
-                text,
-            }),
-            Err(_) => Err(NotFound {
-                searched: vec![self.0.display().to_string()],
-            }),
-        }
-    }
-}
-
-fn cat_model(name: &str) -> Arc<CatModel> {
-    cat_model_in("cat", name)
-}
-
-/// The model `DIR/NAME.cat` of the repository.
-fn cat_model_in(dir: &str, name: &str) -> Arc<CatModel> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(dir);
-    let path = dir.join(format!("{name}.cat"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let root = Loaded {
-        key: path.display().to_string(),
-        display: format!("cat/{name}.cat"),
-        text,
-    };
-    compile(root, name, &mut Dir(dir))
-        .unwrap_or_else(|e| panic!("cat/{name}.cat: {}", e.render(80)))
-}
 
 /// Runs every model of `models` and its cat file in one enumeration and
 /// compares the tables; false when the program is beyond the candidate

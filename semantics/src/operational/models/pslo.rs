@@ -185,13 +185,9 @@ impl MemoryModel for Pslo {
     /// Module docs, "Dependence".
     fn future_footprint(&self, op: &MemOp) -> Footprint {
         match *op {
-            MemOp::Load { loc, .. } => Footprint::read(loc),
-            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
-                Footprint::write(loc)
-            }
             MemOp::Fence { kind } if pso_barrier(kind).reset => Footprint::READ_ALL,
             MemOp::Fork { .. } | MemOp::Join { .. } => Footprint::READ_ALL,
-            MemOp::Fence { .. } | MemOp::End => Footprint::NONE,
+            _ => Footprint::of_access(op),
         }
     }
 

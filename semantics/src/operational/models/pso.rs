@@ -121,15 +121,7 @@ impl MemoryModel for Pso {
 
     /// Module docs, "Dependence".
     fn future_footprint(&self, op: &MemOp) -> Footprint {
-        match *op {
-            MemOp::Load { loc, .. } => Footprint::read(loc),
-            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
-                Footprint::write(loc)
-            }
-            MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
-                Footprint::NONE
-            }
-        }
+        Footprint::of_access(op)
     }
 
     fn internal_agents(&self, s: &Segs, out: &mut Vec<InternalAgent>) {

@@ -131,15 +131,7 @@ impl MemoryModel for Tso {
 
     /// Module docs, "Dependence".
     fn future_footprint(&self, op: &MemOp) -> Footprint {
-        match *op {
-            MemOp::Load { loc, .. } => Footprint::read(loc),
-            MemOp::Store { loc, .. } | MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => {
-                Footprint::write(loc)
-            }
-            MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
-                Footprint::NONE
-            }
-        }
+        Footprint::of_access(op)
     }
 
     /// One agent per non-empty buffer, as [`MemoryModel::internal`] lists
