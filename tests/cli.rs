@@ -62,6 +62,16 @@ fn unknown_model_is_an_input_error_with_a_suggestion() {
 }
 
 #[test]
+fn an_axiomatic_name_given_to_model_points_at_axiomatic() {
+    // Tables name axiomatic models `ax.rc11`; a user who copies the name
+    // into `--model` is told where it goes.
+    let (code, _, err) = relaxlab(&["run", "litmus/classic/SB.litmus", "--model", "ax.rc11"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown operational model `ax.rc11`"), "{err}");
+    assert!(err.contains("`--axiomatic rc11`"), "{err}");
+}
+
+#[test]
 fn a_missing_file_is_an_input_error() {
     let (code, _, err) = relaxlab(&["run", "no/such/file.litmus"]);
     assert_eq!(code, 2);

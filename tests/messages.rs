@@ -105,6 +105,23 @@ fn no_outcome_and_no_condition_claim_no_verdict() {
 }
 
 #[test]
+fn check_does_not_judge_a_condition_the_test_lacks_even_with_no_outcome() {
+    // The verdict lives in the table: `check` once read "no outcome" as
+    // `never` and passed this expectation.
+    let src = std::fs::read_to_string(support::root().join("tests/inputs/join-spin.litmus"))
+        .unwrap()
+        .replace("exists (x = 1)", "expect { sc: never; }");
+    let r = binary_in(None, &["check", "-"], src.as_bytes());
+    assert_eq!(r.code, Some(1), "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("sc: the test has no final condition to judge"),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
 fn counts_agree_with_their_nouns() {
     let (_, out, _) = relaxlab(&["parse", "tests/inputs/join-spin.litmus"]);
     assert!(out.contains("0 expectations"), "{out}");

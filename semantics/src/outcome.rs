@@ -115,6 +115,9 @@ pub struct Stats {
 pub struct OutcomeTable {
     /// The model, as `expect` spells it (`tso`, `ax.rc11`).
     pub model: String,
+    /// Does the program have a final condition? Without one there is no
+    /// verdict, even when no execution ended (no rows).
+    pub has_condition: bool,
     /// Rows sorted by `values`.
     pub rows: Vec<OutcomeRow>,
     /// Sorted by kind.
@@ -131,8 +134,12 @@ pub struct OutcomeTable {
 }
 
 impl OutcomeTable {
-    /// How often the condition's proposition holds over the outcomes.
+    /// How often the condition's proposition holds over the outcomes;
+    /// `None` without a condition.
     pub fn verdict(&self) -> Option<Verdict> {
+        if !self.has_condition {
+            return None;
+        }
         let mut pos = 0;
         let mut neg = 0;
         for row in &self.rows {

@@ -112,10 +112,20 @@ pub fn op_models(names: &[String]) -> Result<Vec<ModelKey>, UnknownModel> {
                 .ok_or_else(|| UnknownModel {
                     kind: "operational",
                     name: n.clone(),
-                    help: suggestion(n, &known),
+                    help: axiomatic_hint(n).unwrap_or_else(|| suggestion(n, &known)),
                 })
         })
         .collect()
+}
+
+/// The help line for an axiomatic model's name (`ax.rc11`, as tables
+/// name them) given to `--model`: it goes to `--axiomatic`.
+fn axiomatic_hint(name: &str) -> Option<String> {
+    let bare = name.strip_prefix("ax.")?;
+    AxModel::from_name(bare)?;
+    Some(format!(
+        "`{name}` is an axiomatic model: name it with `--axiomatic {bare}` (`-a {bare}`)"
+    ))
 }
 
 /// Parses `--axiomatic` names (with or without the `ax.` prefix).

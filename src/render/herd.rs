@@ -449,6 +449,7 @@ mod tests {
         rows.sort_by(|a, b| a.values.cmp(&b.values));
         OutcomeTable {
             model: "ax.rc11".to_string(),
+            has_condition: prop.is_some(),
             rows,
             failures: Vec::new(),
             races: Vec::new(),

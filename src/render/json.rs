@@ -202,11 +202,7 @@ pub fn run_with(
             .map(|o| program.observable_name(*o))
             .collect(),
         condition: program.condition.as_ref().map(|c| c.text.clone()),
-        // Without a condition there is no verdict, even with no outcome.
-        verdict: program
-            .condition
-            .as_ref()
-            .and_then(|_| verdict_word(table, mode)),
+        verdict: verdict_word(table, mode),
         complete: table.complete(),
         bounds: table.bounds.iter().map(Bound::new).collect(),
         non_sc_known: extras.non_sc_known,

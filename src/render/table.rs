@@ -95,12 +95,7 @@ pub fn render_with(
         Mode::Sampled { runs, seed } => format!("{}, seed {seed}", plural(runs, "sampled run")),
         Mode::Axiomatic => "axiomatic".to_string(),
     };
-    // Without a condition there is no verdict, even with no outcome.
-    let verdict = match program
-        .condition
-        .as_ref()
-        .and_then(|_| verdict_text(table, mode))
-    {
+    let verdict = match verdict_text(table, mode) {
         Some(v) => format!(": {v}"),
         None => String::new(),
     };

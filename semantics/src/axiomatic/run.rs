@@ -369,6 +369,7 @@ pub(crate) fn table(
     }
     OutcomeTable {
         model,
+        has_condition: program.condition.is_some(),
         rows,
         failures: acc
             .failures

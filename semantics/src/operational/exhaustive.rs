@@ -710,6 +710,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             .collect();
         OutcomeTable {
             model: self.interp.model.name().to_string(),
+            has_condition: self.interp.program.condition.is_some(),
             rows,
             failures,
             races: self.races.keys().copied().collect(),

@@ -160,6 +160,7 @@ pub fn sample_with_first_runs<M: MemoryModel>(
     };
     let table = OutcomeTable {
         model: model.name().to_string(),
+        has_condition: program.condition.is_some(),
         rows: rows
             .into_iter()
             .map(|(values, (satisfies, count, racy, first))| OutcomeRow {
