@@ -27,10 +27,15 @@
 
 use super::rules::Memory;
 use super::state::{AtomicLoc, C11State, Loc, Status, ThreadClocks};
+use crate::shared_vec::SharedVec;
 
 /// The index of the newest element that happens before every running
 /// thread (`None`: no such element). Under [`Memory::Sc`] the newest.
-fn seen_by_all(loc: &AtomicLoc, threads: &[ThreadClocks], memory: Memory) -> Option<usize> {
+fn seen_by_all(
+    loc: &AtomicLoc,
+    threads: &SharedVec<ThreadClocks>,
+    memory: Memory,
+) -> Option<usize> {
     let n = loc.stores.len();
     if memory == Memory::Sc {
         return n.checked_sub(1);

@@ -43,7 +43,7 @@ impl ThreadClocks {
     /// Every thread's clocks after the init writes: top-level threads
     /// running with `C_t = inc_t(⊥)`, forked threads not started (shared
     /// by `c11r` and `c11t`).
-    pub(crate) fn initial(program: &Program) -> Vec<ThreadClocks> {
+    pub(crate) fn initial(program: &Program) -> SharedVec<ThreadClocks> {
         program
             .threads
             .iter()
@@ -209,7 +209,7 @@ pub(crate) enum Loc {
 /// The memory state of [`super::C11r`] and [`super::ScRaces`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct C11State {
-    pub(crate) threads: Vec<ThreadClocks>,
+    pub(crate) threads: SharedVec<ThreadClocks>,
     /// `S_F`: each thread's epoch at its last SC fence.
     pub(crate) sf: VClock,
     /// `S_W`: each thread's epoch at its last SC write.
@@ -257,11 +257,11 @@ impl C11State {
 }
 
 impl ThreadClockState for C11State {
-    fn threads(&self) -> &[ThreadClocks] {
+    fn threads(&self) -> &SharedVec<ThreadClocks> {
         &self.threads
     }
 
-    fn clocks_mut(&mut self) -> (&mut [ThreadClocks], &mut VClock, &mut VClock) {
+    fn clocks_mut(&mut self) -> (&mut SharedVec<ThreadClocks>, &mut VClock, &mut VClock) {
         (&mut self.threads, &mut self.sf, &mut self.sw)
     }
 }

@@ -8,12 +8,19 @@
 use super::state::{Status, ThreadClocks};
 use super::vclock::VClock;
 use crate::ir::{C11Fence, ThreadId};
+use crate::shared_vec::SharedVec;
 
 /// A memory state holding the per-thread clocks and the SC clocks.
+///
+/// The per-thread clocks are a [`SharedVec`]: a step changes one thread's
+/// clocks, so a successor shares the others with its parent (a clone copies
+/// pointers, not six clocks per thread), and comparing two states that
+/// share a thread's clocks compares pointers (`Arc`'s equality of `Eq`
+/// values), not clocks.
 pub(crate) trait ThreadClockState {
-    fn threads(&self) -> &[ThreadClocks];
+    fn threads(&self) -> &SharedVec<ThreadClocks>;
     /// The per-thread clocks, `S_F` and `S_W`.
-    fn clocks_mut(&mut self) -> (&mut [ThreadClocks], &mut VClock, &mut VClock);
+    fn clocks_mut(&mut self) -> (&mut SharedVec<ThreadClocks>, &mut VClock, &mut VClock);
 
     fn thread(&self, t: ThreadId) -> &ThreadClocks {
         &self.threads()[t.index()]

@@ -61,7 +61,7 @@ pub(crate) enum Loc {
 pub struct C11tState {
     /// Per thread: status, `C_t`, `F^rel_t`, `F^acq_t`, `S_F,t`, `S_W,t`,
     /// `S_R,t` (as `c11r`).
-    pub(crate) threads: Vec<ThreadClocks>,
+    pub(crate) threads: SharedVec<ThreadClocks>,
     /// `S_F`: each thread's epoch at its last SC fence (TSAN11 Fig. 13).
     pub(crate) sf: VClock,
     /// `S_W`: each thread's epoch at its last SC write (TSAN11 Fig. 13).
@@ -108,11 +108,11 @@ impl C11tState {
 }
 
 impl ThreadClockState for C11tState {
-    fn threads(&self) -> &[ThreadClocks] {
+    fn threads(&self) -> &SharedVec<ThreadClocks> {
         &self.threads
     }
 
-    fn clocks_mut(&mut self) -> (&mut [ThreadClocks], &mut VClock, &mut VClock) {
+    fn clocks_mut(&mut self) -> (&mut SharedVec<ThreadClocks>, &mut VClock, &mut VClock) {
         (&mut self.threads, &mut self.sf, &mut self.sw)
     }
 }
