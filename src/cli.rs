@@ -424,7 +424,7 @@ Examples:
   relaxlab bench --axiomatic rc11
   relaxlab bench --axiomatic rc11,c11 litmus/bench/c11-fig6 --repeat 10")]
 pub struct BenchArgs {
-    /// Benchmark tests (default: litmus/bench).
+    /// Benchmark tests (default: litmus/bench without litmus/bench/long).
     pub files: Vec<PathBuf>,
     /// Models to measure, comma separated.
     #[arg(

@@ -81,12 +81,26 @@ fn with_spread(xs: Vec<f64>, digits: usize) -> String {
     }
 }
 
+/// The benchmark tests measured by default: `litmus/bench` without its
+/// `long/` directory, whose tests (10^8 states and more) are measured only
+/// when named.
+fn default_tests() -> Result<Vec<PathBuf>, miette::Report> {
+    let long = PathBuf::from(LONG);
+    Ok(files::expand(&[PathBuf::from("litmus/bench")])?
+        .into_iter()
+        .filter(|p| !p.starts_with(&long))
+        .collect())
+}
+
+/// The long benchmarks' directory.
+pub const LONG: &str = "litmus/bench/long";
+
 pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     if !args.axiomatic.is_empty() {
         return super::bench_ax::bench_axiomatic(args, io);
     }
     let paths = if args.files.is_empty() {
-        vec![PathBuf::from("litmus/bench")]
+        default_tests()?
     } else {
         args.files.clone()
     };
@@ -330,4 +344,23 @@ fn peak_kib() -> u64 {
                 .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         })
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    #[test]
+    fn the_long_benchmarks_run_only_when_named() {
+        let tests = super::default_tests().unwrap();
+        assert!(tests
+            .iter()
+            .any(|p| p == Path::new("litmus/bench/bench-IRIW3x3.litmus")));
+        assert!(
+            !tests.iter().any(|p| p.starts_with(super::LONG)),
+            "{tests:?}"
+        );
+        let long = crate::files::expand(&[super::LONG.into()]).unwrap();
+        assert!(!long.is_empty(), "no long benchmark in {}", super::LONG);
+    }
 }
