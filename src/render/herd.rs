@@ -64,7 +64,8 @@
 //! or `:>`, `Positive: P, Negative: N` counting runs, and `Condition ...
 //! is validated` or `is NOT validated`. Where litmus7 would print
 //! `Observation NAME Never`, relaxlab prints `Unobserved`: sampling shows
-//! what can happen, never what cannot. A comment line says how many runs
+//! what can happen, never what cannot. So does a search cut short by a
+//! bound (after its `# PARTIAL` line). A comment line says how many runs
 //! of which seed.
 //!
 //! With `show_time_and_hash`, the `Time NAME 0.00` and `Hash=...` lines
@@ -163,7 +164,7 @@ pub fn render_with(
         _ => (pos, neg),
     };
     let observation = match Verdict::from_counts(pos as usize, neg as usize) {
-        Verdict::Never if sampled.is_some() => "Unobserved",
+        Verdict::Never if sampled.is_some() || !table.complete() => "Unobserved",
         Verdict::Never => "Never",
         Verdict::Sometimes => "Sometimes",
         Verdict::Always => "Always",

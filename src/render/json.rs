@@ -111,14 +111,16 @@ struct RaceJson {
     later: String,
 }
 
-/// The verdict's word: sampling says `not observed` and `always observed`
-/// for what exhaustive search calls `never` and `always`.
+/// The verdict's word: sampling, and a search a bound cut short, say
+/// `not observed` and `always observed` for what a complete search calls
+/// `never` and `always`.
 pub fn verdict_word(table: &OutcomeTable, mode: Mode) -> Option<&'static str> {
     let v = table.verdict()?;
-    Some(match (mode, v) {
-        (Mode::Sampled { .. }, Verdict::Never) => "not observed",
-        (Mode::Sampled { .. }, Verdict::Always) => "always observed",
-        (_, v) => v.as_str(),
+    let seen_only = matches!(mode, Mode::Sampled { .. }) || !table.complete();
+    Some(match v {
+        Verdict::Never if seen_only => "not observed",
+        Verdict::Always if seen_only => "always observed",
+        v => v.as_str(),
     })
 }
 

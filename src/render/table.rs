@@ -56,18 +56,21 @@ pub struct Extras<'a> {
     pub non_sc_unknown: Option<&'a BoundHit>,
 }
 
-/// The verdict as the table words it: sampling never claims `never` or
-/// `always`, only what the runs showed.
+/// The verdict as the table words it: sampling, and a search a bound cut
+/// short, never claim `never` or `always`, only what was seen (in how
+/// many runs, states or candidates).
 pub fn verdict_text(table: &OutcomeTable, mode: Mode) -> Option<String> {
     let v = table.verdict()?;
-    Some(match (mode, v) {
-        (Mode::Sampled { .. }, Verdict::Never) => {
-            format!("not observed in {}", plural(table.stats.states, "run"))
-        }
-        (Mode::Sampled { .. }, Verdict::Always) => {
-            format!("always observed in {}", plural(table.stats.states, "run"))
-        }
-        (_, v) => v.to_string(),
+    let seen = match mode {
+        Mode::Sampled { .. } => "run",
+        _ if table.complete() => return Some(v.to_string()),
+        Mode::Exhaustive | Mode::Reduced => "state",
+        Mode::Axiomatic => "candidate",
+    };
+    Some(match v {
+        Verdict::Never => format!("not observed in {}", plural(table.stats.states, seen)),
+        Verdict::Always => format!("always observed in {}", plural(table.stats.states, seen)),
+        Verdict::Sometimes => v.to_string(),
     })
 }
 
