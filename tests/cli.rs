@@ -93,6 +93,46 @@ fn max_states_makes_the_result_partial_with_exit_3() {
 }
 
 #[test]
+fn a_partial_search_claims_neither_never_nor_always() {
+    // SB's outcome exists under TSO, but not within 3 states: a cut search
+    // says what it saw, in every format.
+    let args = [
+        "run",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "tso",
+        "--max-states",
+        "3",
+    ];
+    let (code, out, _) = relaxlab(&args);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.starts_with("SB under tso (exhaustive): not observed in 3 states (PARTIAL)\n"),
+        "{out}"
+    );
+    let (_, out, _) = relaxlab(&[&args[..], &["--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["verdict"], "not observed", "{out}");
+    let (_, out, _) = relaxlab(&[&args[..], &["--format", "herd"]].concat());
+    assert!(out.contains("Observation SB Unobserved 0 0"), "{out}");
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--axiomatic",
+        "tso",
+        "--max-candidates",
+        "1",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    // The bound also caps the search over thread paths (four nodes per
+    // candidate): it stops before the first candidate, and says so.
+    assert!(
+        out.contains("(axiomatic): not observed in 0 candidates (PARTIAL)"),
+        "{out}"
+    );
+}
+
+#[test]
 fn json_output_is_valid_json_with_the_documented_fields() {
     let (code, out, err) = relaxlab(&[
         "run",
