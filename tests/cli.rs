@@ -72,6 +72,24 @@ fn an_axiomatic_name_given_to_model_points_at_axiomatic() {
 }
 
 #[test]
+fn a_race_in_executions_an_assume_discards_is_not_reported() {
+    let f = "tests/inputs/discarded-race.litmus";
+    for args in [
+        &["run", f, "--model", "c11r,c11t"][..],
+        &["run", f, "--model", "c11r", "--reduction", "none"],
+        &["run", f, "--model", "c11r,c11t", "--sample", "200"],
+        &["races", f, "--model", "sc"],
+    ] {
+        let (code, out, err) = relaxlab(args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+        assert!(
+            !out.contains("RACE") && !err.contains("race on"),
+            "{args:?}: {out}{err}"
+        );
+    }
+}
+
+#[test]
 fn a_missing_file_is_an_input_error() {
     let (code, _, err) = relaxlab(&["run", "no/such/file.litmus"]);
     assert_eq!(code, 2);

@@ -130,7 +130,10 @@ pub fn sample_with_first_runs<M: MemoryModel>(
             .collect();
         for (i, r) in (done..end).zip(results) {
             steps += r.steps;
-            races.extend(r.races.into_iter().map(|x| (x.unordered(), ())));
+            // A discarded run is no execution: its races are not reported.
+            if !matches!(r.end, RunEnd::Discarded) {
+                races.extend(r.races.into_iter().map(|x| (x.unordered(), ())));
+            }
             match r.end {
                 RunEnd::Final {
                     values,
