@@ -164,7 +164,7 @@ pub fn render_with(
         _ => (pos, neg),
     };
     let observation = match Verdict::from_counts(pos as usize, neg as usize) {
-        Verdict::Never if sampled.is_some() || !table.complete() => "Unobserved",
+        Verdict::Never if mode.seen_only(table).is_some() => "Unobserved",
         Verdict::Never => "Never",
         Verdict::Sometimes => "Sometimes",
         Verdict::Always => "Always",

@@ -116,7 +116,7 @@ struct RaceJson {
 /// `never` and `always`.
 pub fn verdict_word(table: &OutcomeTable, mode: Mode) -> Option<&'static str> {
     let v = table.verdict()?;
-    let seen_only = matches!(mode, Mode::Sampled { .. }) || !table.complete();
+    let seen_only = mode.seen_only(table).is_some();
     Some(match v {
         Verdict::Never if seen_only => "not observed",
         Verdict::Always if seen_only => "always observed",

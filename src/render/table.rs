@@ -43,6 +43,22 @@ pub enum Mode {
     Axiomatic,
 }
 
+impl Mode {
+    /// What a `never` or `always` verdict of `table` rests on: `None` for a
+    /// complete search, which may claim them; otherwise the unit of what
+    /// was seen (runs, states, candidates), for sampling and for a search
+    /// a bound cut short, which claim only what they saw. Every output
+    /// format words its verdict from this.
+    pub fn seen_only(self, table: &OutcomeTable) -> Option<&'static str> {
+        match self {
+            Mode::Sampled { .. } => Some("run"),
+            _ if table.complete() => None,
+            Mode::Exhaustive | Mode::Reduced => Some("state"),
+            Mode::Axiomatic => Some("candidate"),
+        }
+    }
+}
+
 /// Renders a witness trace as lines.
 pub type TraceLines<'a> = &'a dyn Fn(&Trace) -> Vec<String>;
 
@@ -61,11 +77,8 @@ pub struct Extras<'a> {
 /// many runs, states or candidates).
 pub fn verdict_text(table: &OutcomeTable, mode: Mode) -> Option<String> {
     let v = table.verdict()?;
-    let seen = match mode {
-        Mode::Sampled { .. } => "run",
-        _ if table.complete() => return Some(v.to_string()),
-        Mode::Exhaustive | Mode::Reduced => "state",
-        Mode::Axiomatic => "candidate",
+    let Some(seen) = mode.seen_only(table) else {
+        return Some(v.to_string());
     };
     Some(match v {
         Verdict::Never => format!("not observed in {}", plural(table.stats.states, seen)),

@@ -490,7 +490,8 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         // A move whose execution an `assume` discards within the move (the
         // racing access, then local code up to a false `assume`) is on no
         // execution: its races are not reported from it.
-        if let (Some(ev), false) = (&m.event, matches!(m.next, Next::Ended(Ended::Discarded))) {
+        let discarded = matches!(m.next, Next::Ended(Ended::Discarded));
+        if let Some(ev) = m.event.as_ref().filter(|_| !discarded) {
             e.races.extend(ev.races.iter().map(|r| (key, *r)));
         }
         match m.next {
