@@ -45,10 +45,11 @@
 //! Data races: a step that reports races sets the `racy` bit of the states
 //! after it; an outcome is racy when every final state giving it is racy,
 //! and each distinct race is kept with the first (shortest) step reporting
-//! it. A move that a false `assume` discards within the move is on no
-//! execution and reports no race (a race followed by a discard in a later
-//! move is still reported: a known bug, in the book's "Operational versus
-//! axiomatic").
+//! it. A race is reported only if some execution through its move
+//! survives: a move that a false `assume` discards is on no execution, and
+//! for programs with an `assume` or a `filter`, races are confirmed after
+//! the search against the states from which every execution is discarded
+//! ([`super::doomed`]), the states expanded again to record the graph.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -61,6 +62,7 @@ use crate::mapping::{compile, Mapping};
 use crate::model::{MemoryModel, Race};
 use crate::outcome::{BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats, Trace};
 
+use super::doomed::Graph;
 use super::intern::{Interner, StateTable};
 use super::interp::{Ended, Group, Interp, Move, Next, Scratch};
 use super::reduction::{AgentKind, Agents, Futures, Reduction};
@@ -216,10 +218,14 @@ struct Expansion<S> {
     failures: Vec<(MoveKey, FailureKind)>,
     races: Vec<(MoveKey, Race)>,
     moves: u64,
+    /// Where each move leads, when `record` (the pass that confirms races,
+    /// `Explorer::confirm_races`).
+    record: bool,
+    edges: Vec<(MoveKey, Target)>,
 }
 
 impl<S> Expansion<S> {
-    fn new(state: u32) -> Self {
+    fn new(state: u32, record: bool) -> Self {
         Expansion {
             state,
             end: End::Inner,
@@ -227,6 +233,8 @@ impl<S> Expansion<S> {
             failures: Vec::new(),
             races: Vec::new(),
             moves: 0,
+            record,
+            edges: Vec::new(),
         }
     }
 
@@ -235,14 +243,27 @@ impl<S> Expansion<S> {
         self.fresh.clear();
         self.failures.clear();
         self.races.clear();
+        self.edges.clear();
         self.moves = 0;
     }
 }
 
+/// Where a move leads, as the graph that confirms races records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    State(u32),
+    /// A state not stored (the search stopped at a bound).
+    Unseen,
+    Failed,
+    Discarded,
+}
+
 /// What a move leads to, as the explorer sorts it.
 enum Class<S> {
-    /// The execution ended (a failure, or a discarded one).
-    Ended,
+    /// The execution ended: a failure, or a discarded execution.
+    Ended {
+        failed: bool,
+    },
     /// A state already stored, with its number.
     Stored(u32),
     Fresh(Fresh<S>),
@@ -285,6 +306,13 @@ struct Explorer<'p, M: MemoryModel> {
     transitions: u64,
     bound: Option<BoundHit>,
     row: Vec<u32>,
+    /// Where each breadth-first level ends (the first state after it).
+    levels: Vec<u32>,
+    /// The states expanded so far: `0..expanded`.
+    expanded: u32,
+    /// Can an execution be discarded (an `assume`, or a `filter`)? Then
+    /// races are confirmed after the search.
+    may_discard: bool,
     /// Told the number of stored states after every merged chunk.
     progress: Option<Progress<'p>>,
     /// Polled after every merged chunk.
@@ -310,6 +338,14 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             transitions: 0,
             bound: None,
             row: vec![0; n + 1],
+            levels: Vec::new(),
+            expanded: 0,
+            may_discard: program.filter.is_some()
+                || program.threads.iter().any(|t| {
+                    t.code
+                        .iter()
+                        .any(|i| matches!(i.instr, crate::ir::Instr::Assume { .. }))
+                }),
             progress: None,
             budget: &NO_BUDGET,
         }
@@ -337,6 +373,9 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 self.row = row;
                 self.parent.push(0);
                 self.search();
+                if self.may_discard && !self.races.is_empty() {
+                    self.confirm_races();
+                }
             }
         }
         self.table()
@@ -347,6 +386,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mut lo = 0usize;
         while lo < self.states.len() && self.bound.is_none() {
             let hi = self.states.len();
+            self.levels.push(hi as u32);
             let mut start = lo;
             while start < hi && self.bound.is_none() {
                 let end = (start + CHUNK).min(hi);
@@ -359,12 +399,13 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                             row: Vec::new(),
                             agents: Agents::default(),
                         },
-                        |work, i| this.expand(i as u32, hi as u32, work),
+                        |work, i| this.expand(i as u32, hi as u32, work, false),
                     )
                     .collect();
                 for e in expansions {
                     self.merge(e);
                 }
+                self.expanded = end as u32;
                 if let Some(Progress(progress)) = self.progress {
                     progress(self.states.len() as u64);
                 }
@@ -379,14 +420,21 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
 
     /// The successors of stored state `i` (reads the tables only), which
     /// lies in the breadth-first level ending before state `level_end`.
-    fn expand(&self, i: u32, level_end: u32, work: &mut Work<M::State>) -> Expansion<M::State> {
+    /// With `record`, the expansion also says where each move leads.
+    fn expand(
+        &self,
+        i: u32,
+        level_end: u32,
+        work: &mut Work<M::State>,
+        record: bool,
+    ) -> Expansion<M::State> {
         let stored = self.states.row(i);
         let n = stored.len() - 1;
         let mem = self.mems.get(stored[n] & !RACY);
         let racy = stored[n] & RACY != 0;
         let comp = |t: usize| &self.threads[t].get(stored[t])[..];
         let interp = self.interp();
-        let mut e = Expansion::new(i);
+        let mut e = Expansion::new(i, record);
         if interp.is_final(&comp, mem) {
             e.end = match interp.outcome(&comp, mem) {
                 Some(values) => End::Final {
@@ -446,7 +494,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mut sink = |m: Move<'_, M::State>| {
             let key = MoveKey::of(&m);
             match self.classify(stored, m, row, e, key) {
-                Class::Ended => ok = false,
+                Class::Ended { .. } => ok = false,
                 Class::Stored(id) => ok &= id >= level_end,
                 Class::Fresh(f) => e.fresh.push(f),
             }
@@ -477,8 +525,30 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     }
 
     /// Sorts move `m` of state `stored`, recording its failure and races
-    /// in `e`.
+    /// in `e`, and where it leads when `e.record`.
     fn classify(
+        &self,
+        stored: &[u32],
+        m: Move<'_, M::State>,
+        row: &mut Vec<u32>,
+        e: &mut Expansion<M::State>,
+        key: MoveKey,
+    ) -> Class<M::State> {
+        let class = self.sort_move(stored, m, row, e, key);
+        if e.record {
+            let target = match &class {
+                Class::Ended { failed: true } => Target::Failed,
+                Class::Ended { failed: false } => Target::Discarded,
+                Class::Stored(id) => Target::State(*id),
+                Class::Fresh(_) => Target::Unseen,
+            };
+            e.edges.push((key, target));
+        }
+        class
+    }
+
+    /// [`Self::classify`] but for the record of where the move leads.
+    fn sort_move(
         &self,
         stored: &[u32],
         m: Move<'_, M::State>,
@@ -497,9 +567,9 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         match m.next {
             Next::Ended(Ended::Failed(kind)) => {
                 e.failures.push((key, kind));
-                Class::Ended
+                Class::Ended { failed: true }
             }
-            Next::Ended(Ended::Discarded) => Class::Ended,
+            Next::Ended(Ended::Discarded) => Class::Ended { failed: false },
             Next::State {
                 mem,
                 changed,
@@ -619,6 +689,73 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 self.parent.push(i);
             }
             self.row = row;
+        }
+    }
+
+    /// Keeps the races some surviving execution makes ([`super::doomed`]):
+    /// expands the states the search expanded again, in the same order and
+    /// with the same persistent sets (a set's cycle proviso compares with
+    /// the state's level, recorded in `levels`, and every successor the
+    /// search inserted was numbered past that level), records the graph,
+    /// and keeps, for each race, the first move making it whose successor
+    /// is not doomed. The budget is polled after every chunk as in the
+    /// search; states not expanded again count as doomed.
+    fn confirm_races(&mut self) {
+        let mut graph = Graph::new();
+        let mut found: Vec<(u32, MoveKey, Race, Target)> = Vec::new();
+        let expanded = self.expanded as usize;
+        let mut start = 0;
+        while start < expanded {
+            let end = (start + CHUNK).min(expanded);
+            let this = &*self;
+            let expansions: Vec<Expansion<M::State>> = (start..end)
+                .into_par_iter()
+                .map_init(
+                    || Work {
+                        sc: Scratch::new(false),
+                        row: Vec::new(),
+                        agents: Agents::default(),
+                    },
+                    |work, i| {
+                        let level = this.levels.partition_point(|&h| h as usize <= i);
+                        this.expand(i as u32, this.levels[level], work, true)
+                    },
+                )
+                .collect();
+            for e in expansions {
+                let failed = e.edges.iter().any(|(_, t)| *t == Target::Failed);
+                let ends = failed || matches!(e.end, End::Final { .. } | End::Deadlock);
+                graph.push(
+                    ends,
+                    e.edges.iter().filter_map(|(_, t)| match t {
+                        Target::State(j) => Some(*j),
+                        _ => None,
+                    }),
+                );
+                for (key, race) in e.races {
+                    let target = e.edges.iter().find(|(k, _)| *k == key).map(|(_, t)| *t);
+                    found.push((e.state, key, race, target.unwrap_or(Target::Unseen)));
+                }
+            }
+            if let Some(hit) = self.budget.exhausted() {
+                self.bound.get_or_insert(hit);
+                break;
+            }
+            start = end;
+        }
+        let doomed = graph.doomed(self.states.len());
+        self.races.clear();
+        for (i, key, race, target) in found {
+            let survives = match target {
+                Target::Failed => true,
+                Target::State(j) => !doomed[j as usize],
+                Target::Unseen | Target::Discarded => false,
+            };
+            if survives {
+                self.races
+                    .entry(race.unordered())
+                    .or_insert(At::Move(i, key));
+            }
         }
     }
 

@@ -5,6 +5,7 @@
 mod baseline;
 mod check;
 mod dispatch;
+mod doomed;
 mod exhaustive;
 mod flat;
 mod intern;

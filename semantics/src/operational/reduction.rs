@@ -94,6 +94,22 @@
 //! (persistence): the same path, one level deeper. Levels are bounded, so
 //! this ends.
 //!
+//! *Races that survive* ([`super::doomed`]: a race counts only if some
+//! execution through its move is not discarded). First, from every state
+//! `y` of `R`, `R` reaches a surviving end whenever `G` does: terminal
+//! states and failures by the two arguments above, which start from any
+//! state of `R`; and an infinite path `π` from `y` in `G` gives one from a
+//! successor of `y` in `R` (commute `π`'s first member move to the front,
+//! or, if it has none, prepend any member move, which leaves `π` enabled),
+//! so `R`, being finite, has a cycle reachable from `y`. Hence `y` is
+//! doomed in `R` exactly when it is in `G` (`R`'s moves are `G`'s, for the
+//! converse). Second, a race move `f` followed by a surviving `z` in `G`
+//! (`w f z` from a state `s` of `R`) has a twin in `R` whose successor is
+//! not doomed: the induction of *Labels* on `w f z`, where a member move
+//! that lies in `z` is commuted to the front (same `w`, one level deeper),
+//! and `f` itself explored at `s` leaves a surviving path from `s f`, to
+//! which the first point applies.
+//!
 //! Witnesses are paths of `R`: valid, replayable executions, but not
 //! necessarily shortest ones (`--reduction none` gives shortest ones). For a
 //! loop-free program every path to a state has the same length (each
