@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::intern::StateTable;
+use super::state_table::StateTable;
 
 /// Row `i` of width `width`: small ids, as the explorer's rows hold (one
 /// per thread component and one for memory), distinct for distinct `i`.

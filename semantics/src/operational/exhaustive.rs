@@ -5,15 +5,19 @@
 //! each level's new states follow the previous level's, in the order
 //! (parent number, choice) in which they are first reached. Each level is
 //! expanded in chunks: the chunk's states are expanded in parallel (rayon;
-//! expansion only reads the tables), then their successors are merged into
-//! the tables sequentially in that order. Numbering, and so every witness
-//! and every table, is therefore the same whatever the number of worker
-//! threads (ARCHITECTURE.md invariant 3).
+//! expansion only reads the tables), then their results are merged into
+//! the tables in that order: outcomes, failures, races and new components
+//! sequentially, and the new state rows as one batch that the state
+//! table's shards deduplicate in parallel while numbering the rows as a
+//! sequential insert in batch order would ([`super::state_table`]).
+//! Numbering, and so every witness and every table, is therefore the same
+//! whatever the number of worker threads (ARCHITECTURE.md invariant 3).
 //!
 //! Deduplication is exact. A stored state is a row of `u32`: one interned
 //! id per thread component (program counter and registers), then the
 //! interned id of the memory state with the `racy` bit on top (see
-//! [`super::intern`]). No fingerprint ever stands for a state.
+//! [`super::intern`], [`super::state_table`]). No fingerprint ever stands
+//! for a state.
 //!
 //! Each state keeps its parent (one `u32`), so breadth-first order gives a
 //! shortest witness for every outcome, failure and race: it is rebuilt at
@@ -63,10 +67,11 @@ use crate::model::{MemoryModel, Race};
 use crate::outcome::{BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats, Trace};
 
 use super::doomed::Graph;
-use super::intern::{Interner, StateTable};
+use super::intern::Interner;
 use super::interp::{Ended, Group, Interp, Move, Next, Scratch};
 use super::reduction::{AgentKind, Agents, Futures, Reduction};
 use super::runner::{replay_choices, Runner};
+use super::state_table::{Placed, StateTable, MAX_ROWS};
 
 /// Options of exhaustive exploration.
 #[derive(Clone, Debug)]
@@ -277,6 +282,15 @@ struct Work<S> {
     agents: Agents,
 }
 
+/// A chunk's new states, for [`StateTable::insert_batch`]: their rows,
+/// the state each comes from, and what the table did with each.
+#[derive(Debug, Default)]
+struct Batch {
+    rows: Vec<u32>,
+    parents: Vec<u32>,
+    placed: Vec<Placed>,
+}
+
 /// What a state is, besides its successors.
 #[derive(Debug)]
 enum End {
@@ -306,6 +320,8 @@ struct Explorer<'p, M: MemoryModel> {
     transitions: u64,
     bound: Option<BoundHit>,
     row: Vec<u32>,
+    /// The buffers of a chunk's new states.
+    batch: Batch,
     /// Where each breadth-first level ends (the first state after it).
     levels: Vec<u32>,
     /// The states expanded so far: `0..expanded`.
@@ -325,8 +341,8 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let reduce = reduction == Reduction::Por && M::DECLARES_DEPENDENCE;
         Explorer {
             interp: Interp::new(program, model),
-            // States are numbered by `u32`.
-            max_states: max_states.min(u64::from(u32::MAX)),
+            // States are numbered by `u32`, below the table's mark bit.
+            max_states: max_states.min(MAX_ROWS),
             futures: reduce.then(|| Futures::of(program, model)),
             threads: (0..n).map(|_| Interner::new()).collect(),
             mems: Interner::new(),
@@ -338,6 +354,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             transitions: 0,
             bound: None,
             row: vec![0; n + 1],
+            batch: Batch::default(),
             levels: Vec::new(),
             expanded: 0,
             may_discard: program.filter.is_some()
@@ -402,9 +419,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                         |work, i| this.expand(i as u32, hi as u32, work, false),
                     )
                     .collect();
-                for e in expansions {
-                    self.merge(e);
-                }
+                self.merge_chunk(expansions);
                 self.expanded = end as u32;
                 if let Some(Progress(progress)) = self.progress {
                     progress(self.states.len() as u64);
@@ -624,11 +639,66 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         }
     }
 
-    /// Adds an expansion's results to the tables, in successor order.
-    fn merge(&mut self, e: Expansion<M::State>) {
-        self.transitions += e.moves;
-        let i = e.state;
-        match e.end {
+    /// Adds a chunk's expansions to the tables, in state and successor
+    /// order: their ends, failures and races, then their new states as one
+    /// batch ([`StateTable::insert_batch`], numbered as one by one).
+    fn merge_chunk(&mut self, expansions: Vec<Expansion<M::State>>) {
+        let mut batch = std::mem::take(&mut self.batch);
+        batch.rows.clear();
+        batch.parents.clear();
+        let mut overflow = false;
+        for e in expansions {
+            let i = e.state;
+            self.merge_ends(i, e.end, e.moves, e.failures, e.races);
+            if self.bound.is_some() || overflow {
+                continue;
+            }
+            for f in e.fresh {
+                match self.fresh_row(i, f) {
+                    Some(()) => {
+                        batch.rows.extend_from_slice(&self.row);
+                        batch.parents.push(i);
+                    }
+                    None => {
+                        overflow = true;
+                        break;
+                    }
+                }
+            }
+        }
+        self.states
+            .insert_batch(&batch.rows, self.max_states, &mut batch.placed);
+        for (k, placed) in batch.placed.iter().enumerate() {
+            match placed {
+                Placed::New(_) => self.parent.push(batch.parents[k]),
+                Placed::Old => {}
+                Placed::Refused => {
+                    self.bound = Some(BoundHit::MaxStates(self.max_states));
+                    break;
+                }
+            }
+        }
+        if overflow && self.bound.is_none() {
+            // 2^31 distinct memory states: ids no longer fit beside the
+            // racy bit. Stop as at the state bound (never reached below
+            // the default bound).
+            self.bound = Some(BoundHit::MaxStates(self.states.len() as u64));
+        }
+        self.batch = batch;
+    }
+
+    /// Records what state `i` is (a final state, a deadlock), its moves'
+    /// failures and races, and the number of its moves.
+    fn merge_ends(
+        &mut self,
+        i: u32,
+        end: End,
+        moves: u64,
+        failures: Vec<(MoveKey, FailureKind)>,
+        races: Vec<(MoveKey, Race)>,
+    ) {
+        self.transitions += moves;
+        match end {
             End::Inner | End::Filtered => {}
             End::Final {
                 values,
@@ -648,48 +718,35 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                     .or_insert(At::State(i));
             }
         }
-        for (c, kind) in e.failures {
+        for (c, kind) in failures {
             self.failures.entry(kind).or_insert(At::Move(i, c));
         }
-        for (c, race) in e.races {
+        for (c, race) in races {
             // A race is a pair of instructions, whichever ran first.
             self.races.entry(race.unordered()).or_insert(At::Move(i, c));
         }
+    }
+
+    /// Puts the row of successor `f` of state `i` in `self.row`, interning
+    /// its new components; `None` when memory ids no longer fit beside
+    /// the racy bit.
+    fn fresh_row(&mut self, i: u32, f: Fresh<M::State>) -> Option<()> {
         let n = self.row.len() - 1;
-        for f in e.fresh {
-            if self.bound.is_some() {
-                break;
-            }
-            let mut row = std::mem::take(&mut self.row);
-            row.copy_from_slice(self.states.row(i));
-            for (t, c) in [f.changed, f.child].into_iter().flatten() {
-                row[t] = match c {
-                    Comp::Known(id) => id,
-                    Comp::New(v) => self.threads[t].intern(v),
-                };
-            }
-            let mid = match f.mem {
+        let mut row = std::mem::take(&mut self.row);
+        row.copy_from_slice(self.states.row(i));
+        for (t, c) in [f.changed, f.child].into_iter().flatten() {
+            row[t] = match c {
                 Comp::Known(id) => id,
-                Comp::New(s) => self.mems.intern(s),
+                Comp::New(v) => self.threads[t].intern(v),
             };
-            if mid & RACY != 0 {
-                // 2^31 distinct memory states: ids no longer fit beside the
-                // racy bit. Stop as at the state bound (never reached below
-                // the default bound).
-                self.bound = Some(BoundHit::MaxStates(self.states.len() as u64));
-                self.row = row;
-                break;
-            }
-            row[n] = mid | if f.racy { RACY } else { 0 };
-            if self.states.len() as u64 >= self.max_states {
-                if self.states.find(&row).is_none() {
-                    self.bound = Some(BoundHit::MaxStates(self.max_states));
-                }
-            } else if self.states.insert(&row).is_ok() {
-                self.parent.push(i);
-            }
-            self.row = row;
         }
+        let mid = match f.mem {
+            Comp::Known(id) => id,
+            Comp::New(s) => self.mems.intern(s),
+        };
+        row[n] = mid | if f.racy { RACY } else { 0 };
+        self.row = row;
+        (mid & RACY == 0).then_some(())
     }
 
     /// Keeps the races some surviving execution makes ([`super::doomed`]):

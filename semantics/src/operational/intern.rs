@@ -8,7 +8,7 @@
 //!
 //! Ids are given in insertion order, which the explorer makes
 //! deterministic; the hash table only maps values to ids and is never
-//! iterated.
+//! iterated. The rows of ids are stored in [`super::state_table`].
 
 use std::borrow::Borrow;
 use std::hash::{BuildHasher, Hash};
@@ -78,84 +78,6 @@ impl<K: Hash + Eq> Interner<K> {
                 v.insert(id);
                 self.items.push(k);
                 id
-            }
-        }
-    }
-}
-
-/// The stored program states: fixed-width rows of `u32` in one arena, and
-/// a hash table of `(row number, 32-bit hash)` for exact deduplication.
-///
-/// The table keeps 32 bits of each row's hash beside its number and hands
-/// hashbrown the 64-bit hash `h32 << 32 | h32` (bucket from the low bits,
-/// tag from the high ones), so growing the table never reads the arena,
-/// and a lookup compares a row only when its 32 hash bits match.
-#[derive(Debug)]
-pub(crate) struct StateTable {
-    width: usize,
-    arena: Vec<u32>,
-    table: HashTable<(u32, u32)>,
-}
-
-/// The 64-bit hash hashbrown sees for a stored 32-bit hash.
-#[inline]
-fn widen(h: u32) -> u64 {
-    (u64::from(h) << 32) | u64::from(h)
-}
-
-impl StateTable {
-    pub(crate) fn new(width: usize) -> Self {
-        StateTable {
-            width,
-            arena: Vec::new(),
-            table: HashTable::new(),
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.arena.len() / self.width.max(1)
-    }
-
-    /// Row `i`.
-    #[inline]
-    pub(crate) fn row(&self, i: u32) -> &[u32] {
-        let w = self.width;
-        &self.arena[i as usize * w..(i as usize + 1) * w]
-    }
-
-    /// The number of `row`, if it is stored.
-    pub(crate) fn find(&self, row: &[u32]) -> Option<u32> {
-        let h = hash_of(row) as u32;
-        let (w, arena) = (self.width, &self.arena);
-        self.table
-            .find(widen(h), |&(i, hi)| {
-                hi == h && &arena[i as usize * w..(i as usize + 1) * w] == row
-            })
-            .map(|&(i, _)| i)
-    }
-
-    /// Stores `row` if it is new (one probe): `Ok(number)` for a new row,
-    /// `Err(number)` for one already stored.
-    pub(crate) fn insert(&mut self, row: &[u32]) -> Result<u32, u32> {
-        debug_assert_eq!(
-            row.len(),
-            self.width,
-            "relaxlab internal error: state row width"
-        );
-        let i = u32::try_from(self.len()).expect("relaxlab internal error: more than 2^32 states");
-        let h = hash_of(row) as u32;
-        let (w, arena) = (self.width, &self.arena);
-        let at = |j: u32| &arena[j as usize * w..(j as usize + 1) * w];
-        match self.table.entry(
-            widen(h),
-            |&(j, hj)| hj == h && at(j) == row,
-            |&(_, hj)| widen(hj),
-        ) {
-            Entry::Occupied(e) => Err(e.get().0),
-            Entry::Vacant(v) => {
-                v.insert((i, h));
-                self.arena.extend_from_slice(row);
-                Ok(i)
             }
         }
     }

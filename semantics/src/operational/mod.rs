@@ -17,6 +17,7 @@ mod rng;
 mod runner;
 mod sample;
 mod schedule;
+mod state_table;
 mod trace;
 
 pub use baseline::hash_baseline;
