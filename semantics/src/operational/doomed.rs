@@ -27,6 +27,13 @@
 //! bound, an interruption) count as doomed: what lies after them was not
 //! seen, and a partial result reports only what it saw.
 //!
+//! Cost: the pass runs only for a program with an `assume` or a `filter`
+//! whose search found a race. It expands every state a second time and
+//! keeps the graph (4 bytes per edge, twice, while computing). On MP5 with
+//! non-atomic data words (111,299 states unreduced under `c11r`, 2
+//! threads, 3 runs) it took the run from 1.11-1.24 s to 1.74-1.86 s and
+//! its peak memory from 46 to 57 MB.
+//!
 //! Under partial-order reduction the graph is the reduced one; a state's
 //! surviving ends (final states, deadlocks, failures) and infinite
 //! executions are preserved from every state the reduced search stores,
