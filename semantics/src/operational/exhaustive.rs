@@ -57,6 +57,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use rayon::prelude::*;
 
@@ -243,6 +244,19 @@ impl<S> Expansion<S> {
         }
     }
 
+    /// Records where the move `key` leads, when `record`.
+    fn note(&mut self, key: MoveKey, class: &Class<S>) {
+        if self.record {
+            let target = match class {
+                Class::Ended { failed: true } => Target::Failed,
+                Class::Ended { failed: false } => Target::Discarded,
+                Class::Stored(id) => Target::State(*id),
+                Class::Fresh(_) => Target::Unseen,
+            };
+            self.edges.push((key, target));
+        }
+    }
+
     /// Forgets the moves of a rejected candidate set.
     fn clear(&mut self) {
         self.fresh.clear();
@@ -407,18 +421,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             let mut start = lo;
             while start < hi && self.bound.is_none() {
                 let end = (start + CHUNK).min(hi);
-                let this = &*self;
-                let expansions: Vec<Expansion<M::State>> = (start..end)
-                    .into_par_iter()
-                    .map_init(
-                        || Work {
-                            sc: Scratch::new(false),
-                            row: Vec::new(),
-                            agents: Agents::default(),
-                        },
-                        |work, i| this.expand(i as u32, hi as u32, work, false),
-                    )
-                    .collect();
+                let expansions = self.expand_chunk(start..end, false);
                 self.merge_chunk(expansions);
                 self.expanded = end as u32;
                 if let Some(Progress(progress)) = self.progress {
@@ -431,6 +434,25 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             }
             lo = hi;
         }
+    }
+
+    /// Expands stored states `chunk` in parallel (reads the tables only),
+    /// each with the end of its breadth-first level from `levels`.
+    fn expand_chunk(&self, chunk: Range<usize>, record: bool) -> Vec<Expansion<M::State>> {
+        chunk
+            .into_par_iter()
+            .map_init(
+                || Work {
+                    sc: Scratch::new(false),
+                    row: Vec::new(),
+                    agents: Agents::default(),
+                },
+                |work, i| {
+                    let level = self.levels.partition_point(|&h| h as usize <= i);
+                    self.expand(i as u32, self.levels[level], work, record)
+                },
+            )
+            .collect()
     }
 
     /// The successors of stored state `i` (reads the tables only), which
@@ -475,7 +497,9 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let Work { sc, row, .. } = work;
         let moves = interp.successors(&comp, mem, racy, sc, &mut |m| {
             let key = MoveKey::of(&m);
-            if let Class::Fresh(f) = self.classify(stored, m, row, &mut e, key) {
+            let class = self.classify(stored, m, row, &mut e, key);
+            e.note(key, &class);
+            if let Class::Fresh(f) = class {
                 e.fresh.push(f);
             }
         }) as u64;
@@ -508,7 +532,9 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mut ok = true;
         let mut sink = |m: Move<'_, M::State>| {
             let key = MoveKey::of(&m);
-            match self.classify(stored, m, row, e, key) {
+            let class = self.classify(stored, m, row, e, key);
+            e.note(key, &class);
+            match class {
                 Class::Ended { .. } => ok = false,
                 Class::Stored(id) => ok &= id >= level_end,
                 Class::Fresh(f) => e.fresh.push(f),
@@ -540,30 +566,8 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     }
 
     /// Sorts move `m` of state `stored`, recording its failure and races
-    /// in `e`, and where it leads when `e.record`.
+    /// in `e` (and the caller records where it leads, [`Expansion::note`]).
     fn classify(
-        &self,
-        stored: &[u32],
-        m: Move<'_, M::State>,
-        row: &mut Vec<u32>,
-        e: &mut Expansion<M::State>,
-        key: MoveKey,
-    ) -> Class<M::State> {
-        let class = self.sort_move(stored, m, row, e, key);
-        if e.record {
-            let target = match &class {
-                Class::Ended { failed: true } => Target::Failed,
-                Class::Ended { failed: false } => Target::Discarded,
-                Class::Stored(id) => Target::State(*id),
-                Class::Fresh(_) => Target::Unseen,
-            };
-            e.edges.push((key, target));
-        }
-        class
-    }
-
-    /// [`Self::classify`] but for the record of where the move leads.
-    fn sort_move(
         &self,
         stored: &[u32],
         m: Move<'_, M::State>,
@@ -764,22 +768,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mut start = 0;
         while start < expanded {
             let end = (start + CHUNK).min(expanded);
-            let this = &*self;
-            let expansions: Vec<Expansion<M::State>> = (start..end)
-                .into_par_iter()
-                .map_init(
-                    || Work {
-                        sc: Scratch::new(false),
-                        row: Vec::new(),
-                        agents: Agents::default(),
-                    },
-                    |work, i| {
-                        let level = this.levels.partition_point(|&h| h as usize <= i);
-                        this.expand(i as u32, this.levels[level], work, true)
-                    },
-                )
-                .collect();
-            for e in expansions {
+            for e in self.expand_chunk(start..end, true) {
                 let failed = e.edges.iter().any(|(_, t)| *t == Target::Failed);
                 let ends = failed || matches!(e.end, End::Final { .. } | End::Deadlock);
                 graph.push(
