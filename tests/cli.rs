@@ -95,6 +95,20 @@ fn a_race_in_executions_an_assume_discards_is_not_reported() {
 }
 
 #[test]
+fn races_cut_short_claim_no_absence() {
+    // MP with non-atomic data races, but not within 3 states.
+    let f = "litmus/c11/MP+na+rlx.litmus";
+    let (code, out, err) = relaxlab(&["races", f, "--max-states", "3"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("no data race found under c11r in 3 states (PARTIAL)"),
+        "{out}"
+    );
+    let (code, out, _) = relaxlab(&["races", f]);
+    assert_eq!(code, 1, "{out}");
+}
+
+#[test]
 fn a_missing_file_is_an_input_error() {
     let (code, _, err) = relaxlab(&["run", "no/such/file.litmus"]);
     assert_eq!(code, 2);

@@ -117,8 +117,16 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
             continue;
         }
         if result.table.races.is_empty() {
-            writeln!(io.out, "{}: no data race under {}", file.path, model.name())
-                .into_diagnostic()?;
+            // A search cut short claims only what it saw.
+            let none = match result.table.complete() {
+                true => format!("no data race under {}", model.name()),
+                false => format!(
+                    "no data race found under {} in {} (PARTIAL)",
+                    model.name(),
+                    crate::render::plural(result.table.stats.states, "state")
+                ),
+            };
+            writeln!(io.out, "{}: {none}", file.path).into_diagnostic()?;
         }
         for (race, witness) in &result.races {
             let diag = diagnostic(&program, race.loc, race.earlier, race.later, &file);

@@ -421,7 +421,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             let mut start = lo;
             while start < hi && self.bound.is_none() {
                 let end = (start + CHUNK).min(hi);
-                let expansions = self.expand_chunk(start..end, false);
+                let expansions = self.expand_chunk(start..end, hi as u32, false);
                 self.merge_chunk(expansions);
                 self.expanded = end as u32;
                 if let Some(Progress(progress)) = self.progress {
@@ -436,9 +436,14 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         }
     }
 
-    /// Expands stored states `chunk` in parallel (reads the tables only),
-    /// each with the end of its breadth-first level from `levels`.
-    fn expand_chunk(&self, chunk: Range<usize>, record: bool) -> Vec<Expansion<M::State>> {
+    /// Expands stored states `chunk` of the breadth-first level ending
+    /// before state `level_end`, in parallel (reads the tables only).
+    fn expand_chunk(
+        &self,
+        chunk: Range<usize>,
+        level_end: u32,
+        record: bool,
+    ) -> Vec<Expansion<M::State>> {
         chunk
             .into_par_iter()
             .map_init(
@@ -447,10 +452,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                     row: Vec::new(),
                     agents: Agents::default(),
                 },
-                |work, i| {
-                    let level = self.levels.partition_point(|&h| h as usize <= i);
-                    self.expand(i as u32, self.levels[level], work, record)
-                },
+                |work, i| self.expand(i as u32, level_end, work, record),
             )
             .collect()
     }
@@ -654,20 +656,14 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         for e in expansions {
             let i = e.state;
             self.merge_ends(i, e.end, e.moves, e.failures, e.races);
-            if self.bound.is_some() || overflow {
-                continue;
-            }
+            // (The search merges a chunk only while no bound is hit.)
             for f in e.fresh {
-                match self.fresh_row(i, f) {
-                    Some(()) => {
-                        batch.rows.extend_from_slice(&self.row);
-                        batch.parents.push(i);
-                    }
-                    None => {
-                        overflow = true;
-                        break;
-                    }
+                if overflow || !self.fresh_row(i, f) {
+                    overflow = true;
+                    break;
                 }
+                batch.rows.extend_from_slice(&self.row);
+                batch.parents.push(i);
             }
         }
         self.states
@@ -732,9 +728,9 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     }
 
     /// Puts the row of successor `f` of state `i` in `self.row`, interning
-    /// its new components; `None` when memory ids no longer fit beside
+    /// its new components; `false` when memory ids no longer fit beside
     /// the racy bit.
-    fn fresh_row(&mut self, i: u32, f: Fresh<M::State>) -> Option<()> {
+    fn fresh_row(&mut self, i: u32, f: Fresh<M::State>) -> bool {
         let n = self.row.len() - 1;
         let mut row = std::mem::take(&mut self.row);
         row.copy_from_slice(self.states.row(i));
@@ -750,14 +746,15 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         };
         row[n] = mid | if f.racy { RACY } else { 0 };
         self.row = row;
-        (mid & RACY == 0).then_some(())
+        mid & RACY == 0
     }
 
     /// Keeps the races some surviving execution makes ([`super::doomed`]):
-    /// expands the states the search expanded again, in the same order and
-    /// with the same persistent sets (a set's cycle proviso compares with
-    /// the state's level, recorded in `levels`, and every successor the
-    /// search inserted was numbered past that level), records the graph,
+    /// expands the states the search expanded again, level by level in the
+    /// same chunks and with the same persistent sets (a set's cycle proviso
+    /// compares with the end of the state's level, recorded in `levels`,
+    /// and every successor the search inserted was numbered past it),
+    /// records the graph,
     /// and keeps, for each race, the first move making it whose successor
     /// is not doomed. The budget is polled after every chunk as in the
     /// search; states not expanded again count as doomed.
@@ -765,29 +762,37 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mut graph = Graph::new();
         let mut found: Vec<(u32, MoveKey, Race, Target)> = Vec::new();
         let expanded = self.expanded as usize;
-        let mut start = 0;
-        while start < expanded {
-            let end = (start + CHUNK).min(expanded);
-            for e in self.expand_chunk(start..end, true) {
-                let failed = e.edges.iter().any(|(_, t)| *t == Target::Failed);
-                let ends = failed || matches!(e.end, End::Final { .. } | End::Deadlock);
-                graph.push(
-                    ends,
-                    e.edges.iter().filter_map(|(_, t)| match t {
-                        Target::State(j) => Some(*j),
-                        _ => None,
-                    }),
-                );
-                for (key, race) in e.races {
-                    let target = e.edges.iter().find(|(k, _)| *k == key).map(|(_, t)| *t);
-                    found.push((e.state, key, race, target.unwrap_or(Target::Unseen)));
+        let mut lo = 0;
+        'levels: for l in 0..self.levels.len() {
+            let level_end = self.levels[l];
+            let hi = (level_end as usize).min(expanded);
+            let mut start = lo;
+            while start < hi {
+                let end = (start + CHUNK).min(hi);
+                for e in self.expand_chunk(start..end, level_end, true) {
+                    let failed = e.edges.iter().any(|(_, t)| *t == Target::Failed);
+                    let ends = failed || matches!(e.end, End::Final { .. } | End::Deadlock);
+                    graph.push(
+                        ends,
+                        e.edges.iter().filter_map(|(_, t)| match t {
+                            Target::State(j) => Some(*j),
+                            _ => None,
+                        }),
+                    );
+                    for (key, race) in e.races {
+                        // Every move noted its target, races' moves too.
+                        let target = e.edges.iter().find(|(k, _)| *k == key).map(|(_, t)| *t);
+                        debug_assert!(target.is_some(), "relaxlab internal error: race edge");
+                        found.push((e.state, key, race, target.unwrap_or(Target::Unseen)));
+                    }
                 }
+                if let Some(hit) = self.budget.exhausted() {
+                    self.bound.get_or_insert(hit);
+                    break 'levels;
+                }
+                start = end;
             }
-            if let Some(hit) = self.budget.exhausted() {
-                self.bound.get_or_insert(hit);
-                break;
-            }
-            start = end;
+            lo = hi;
         }
         let doomed = graph.doomed(self.states.len());
         self.races.clear();
