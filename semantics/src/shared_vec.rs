@@ -8,19 +8,103 @@
 //! locations and a few stores per location, for which this beats a
 //! chunked persistent vector (`imbl::Vector`), whose copy-on-write unit is
 //! a 64-slot chunk: changing one location of three copied, and allocated,
-//! a chunk of 64. Equality and hashing are by value, in order.
+//! a chunk of 64. Up to four pointers are stored inline, so copying a
+//! state with up to four threads and four locations allocates nothing
+//! until an element changes.
+//!
+//! Equality and hashing are by value, in order, and cheap for what states
+//! share. Each element caches its hash, computed on first use and cleared
+//! when the element is changed, so hashing a successor rehashes only the
+//! elements its step changed. Two elements are equal when they are the same
+//! allocation, or when their hashes and then their values are equal: the
+//! explorer's table, which compares a new state with stored ones of the
+//! same hash tag, rejects most non-matching states on one element's hash,
+//! without walking its clocks and store lists.
 
+use std::hash::{Hash, Hasher};
 use std::ops::{Index, IndexMut};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use smallvec::SmallVec;
+
+/// An element and its cached hash (0: not computed yet).
+#[derive(Debug)]
+struct Node<T> {
+    hash: AtomicU64,
+    value: T,
+}
+
+impl<T> Node<T> {
+    fn new(value: T) -> Self {
+        Node {
+            hash: AtomicU64::new(0),
+            value,
+        }
+    }
+}
+
+impl<T: Hash> Node<T> {
+    /// The element's hash, computed once. Threads that race to compute it
+    /// store the same value; `Relaxed` suffices, as the value is a function
+    /// of the immutable element.
+    fn hash(&self) -> u64 {
+        match self.hash.load(Ordering::Relaxed) {
+            0 => {
+                let h = crate::operational::hash_of(&self.value).max(1);
+                self.hash.store(h, Ordering::Relaxed);
+                h
+            }
+            h => h,
+        }
+    }
+}
+
+impl<T: Clone> Clone for Node<T> {
+    /// A copy made to be changed: its hash is computed again when needed.
+    fn clone(&self) -> Self {
+        Node::new(self.value.clone())
+    }
+}
+
+/// The element behind `x`, unshared first if another state holds it; its
+/// cached hash is forgotten, as the caller may change it.
+fn unshare<T: Clone>(x: &mut Arc<Node<T>>) -> &mut T {
+    let node = Arc::make_mut(x);
+    *node.hash.get_mut() = 0;
+    &mut node.value
+}
+
 /// A persistent vector (see the module docs).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub(crate) struct SharedVec<T>(Vec<Arc<T>>);
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SharedVec<T>(SmallVec<[Arc<Node<T>>; 4]>);
+
+impl<T: Hash + Eq> PartialEq for SharedVec<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                .all(|(a, b)| Arc::ptr_eq(a, b) || (a.hash() == b.hash() && a.value == b.value))
+    }
+}
+
+impl<T: Hash + Eq> Eq for SharedVec<T> {}
+
+impl<T: Hash> Hash for SharedVec<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for x in &self.0 {
+            state.write_u64(x.hash());
+        }
+    }
+}
 
 impl<T: Clone> SharedVec<T> {
     /// The vector of one element.
     pub(crate) fn unit(x: T) -> Self {
-        SharedVec(vec![Arc::new(x)])
+        SharedVec(smallvec::smallvec![Arc::new(Node::new(x))])
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -32,16 +116,16 @@ impl<T: Clone> SharedVec<T> {
     }
 
     pub(crate) fn get(&self, i: usize) -> Option<&T> {
-        self.0.get(i).map(|x| &**x)
+        self.0.get(i).map(|x| &x.value)
     }
 
     /// The element `i`, unshared first if another state holds it.
     pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut T> {
-        self.0.get_mut(i).map(Arc::make_mut)
+        self.0.get_mut(i).map(unshare)
     }
 
     pub(crate) fn back(&self) -> Option<&T> {
-        self.0.last().map(|x| &**x)
+        self.0.last().map(|x| &x.value)
     }
 
     pub(crate) fn front_mut(&mut self) -> Option<&mut T> {
@@ -49,35 +133,35 @@ impl<T: Clone> SharedVec<T> {
     }
 
     pub(crate) fn push_back(&mut self, x: T) {
-        self.0.push(Arc::new(x));
+        self.0.push(Arc::new(Node::new(x)));
     }
 
     /// Keeps `[..at]`, returns `[at..]`.
     pub(crate) fn split_off(&mut self, at: usize) -> Self {
-        SharedVec(self.0.split_off(at))
+        SharedVec(self.0.drain(at..).collect())
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &T> {
-        self.0.iter().map(|x| &**x)
+        self.0.iter().map(|x| &x.value)
     }
 }
 
 impl<T> Index<usize> for SharedVec<T> {
     type Output = T;
     fn index(&self, i: usize) -> &T {
-        &self.0[i]
+        &self.0[i].value
     }
 }
 
 impl<T: Clone> IndexMut<usize> for SharedVec<T> {
     fn index_mut(&mut self, i: usize) -> &mut T {
-        Arc::make_mut(&mut self.0[i])
+        unshare(&mut self.0[i])
     }
 }
 
 impl<T> FromIterator<T> for SharedVec<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
-        SharedVec(iter.into_iter().map(Arc::new).collect())
+        SharedVec(iter.into_iter().map(|x| Arc::new(Node::new(x))).collect())
     }
 }
 

@@ -153,23 +153,29 @@ pub(crate) fn load_clock_rule(s: &mut C11State, t: ThreadId, clock: &VClock, acq
 /// Per thread only the smallest epoch is kept: the CoRR test is "some
 /// recorded load happens before", and the smallest epoch is the easiest
 /// one to happen before.
+///
+/// The location and the element are copied (unshared) only when a record
+/// is added, so a load that records nothing leaves them shared with the
+/// parent state.
 pub(crate) fn record_load(s: &mut C11State, t: ThreadId, loc: LocId, index: usize) {
     let th = s.thread(t);
-    let (epoch, c) = (th.epoch(t), th.c.clone());
-    let a = atomic_mut(s, loc);
-    let Some(e) = a.stores.get_mut(index) else {
+    let Some(e) = atomic(s, loc).stores.get(index) else {
         debug_assert!(
             false,
             "relaxlab internal error: load from a missing store element"
         );
         return;
     };
-    if e.happens_before(&c) {
+    if e.happens_before(&th.c) {
         return;
     }
-    match e.loads.binary_search_by_key(&t, |ld| ld.thread) {
-        Ok(_) => {} // an earlier load of t, with a smaller or equal epoch
-        Err(i) => e.loads.insert(i, LoadElem { thread: t, epoch }),
+    // Otherwise an earlier load of t, with a smaller or equal epoch, is
+    // already recorded.
+    if let Err(i) = e.loads.binary_search_by_key(&t, |ld| ld.thread) {
+        let epoch = th.epoch(t);
+        if let Some(e) = atomic_mut(s, loc).stores.get_mut(index) {
+            e.loads.insert(i, LoadElem { thread: t, epoch });
+        }
     }
 }
 
@@ -237,7 +243,7 @@ pub(crate) fn append_store(s: &mut C11State, t: ThreadId, loc: LocId, value: Val
         sc: if sc { ScWrite::Yes } else { ScWrite::No },
         sc_view,
         clock,
-        loads: Vec::new(),
+        loads: smallvec::SmallVec::new(),
     });
 }
 

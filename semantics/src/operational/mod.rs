@@ -33,5 +33,6 @@ pub use trace::{describe_step, describe_trace};
 // Hooks for RELAXER's Phase II scheduler (`crate::relaxer::confirm`) and
 // the playground's stepper (`crate::stepper`), which drive single runs
 // move by move.
+pub(crate) use intern::hash_of;
 pub(crate) use interp::{Ended, Group, Interp, FINISHED, NOT_STARTED};
 pub(crate) use runner::{MoveInfo, Preview, Runner, Status};
