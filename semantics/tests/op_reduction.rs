@@ -785,3 +785,80 @@ fn a_race_is_reported_only_if_an_execution_through_it_survives() {
         }
     }
 }
+
+/// Budget polls made so far, and how many return "within budget"
+/// ([`a_cut_short_confirmation_still_lists_a_race_for_every_racy_row`]).
+static POLLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static POLLS_ALLOWED: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(usize::MAX);
+
+/// A memory probe that reports nothing used for the allowed number of
+/// polls, then everything: the search or the race confirmation stops at a
+/// chosen poll, as at a Ctrl-C.
+fn counting_probe() -> Option<u64> {
+    use std::sync::atomic::Ordering::SeqCst;
+    let k = POLLS.fetch_add(1, SeqCst) + 1;
+    Some(if k > POLLS_ALLOWED.load(SeqCst) {
+        u64::MAX
+    } else {
+        0
+    })
+}
+
+/// Cut at every budget poll, through the search and the race confirmation
+/// of a program with a filter or an `assume`: the result is partial, every
+/// race it lists is one the full run lists, and every row it marks `racy`
+/// has a race listed (the races on the way to its witness).
+#[test]
+fn a_cut_short_confirmation_still_lists_a_race_for_every_racy_row() {
+    use relaxlab_semantics::budget::{Budget, MemoryCeiling};
+    use std::sync::atomic::Ordering::SeqCst;
+    let srcs = [
+        "test kept\ninit { x = 0; d = 0; }\nthread P0 { d = 2; store(x, 1, rlx); }\n\
+         thread P1 { r0 = d; r1 = load(x, rlx); }\nfilter (P1:r1 == 1)\n",
+        "test R1883\ninit { x = 0; y = 0; d = 0; }\n\
+         thread P0 { store(x, 1, rlx); d = 2; store(x, 3, rel); r0 = cas(y, 2, 4, sc); }\n\
+         thread P1 { r0 = load(x, sc); r1 = d; assume(r0 != 1); r2 = exchange(x, 8, rel); }\n",
+    ];
+    let run = |p: &Program, allowed: usize| {
+        POLLS.store(0, SeqCst);
+        POLLS_ALLOWED.store(allowed, SeqCst);
+        let opts = ExploreOptions {
+            reduction: Reduction::None,
+            budget: Budget {
+                memory: Some(MemoryCeiling {
+                    bytes: 1,
+                    probe: counting_probe,
+                }),
+                ..Budget::default()
+            },
+            ..ExploreOptions::default()
+        };
+        let t = explore(p, &C11r::default(), &opts);
+        (t, POLLS.load(SeqCst))
+    };
+    let mut cuts_with_racy_rows = 0;
+    for src in srcs {
+        let p = relaxlab_grammar::load(src).expect("parses");
+        let (full, polls) = run(&p, usize::MAX);
+        assert!(full.bounds.is_empty() && !full.races.is_empty(), "{src}");
+        for allowed in 0..polls {
+            let (t, _) = run(&p, allowed);
+            assert!(!t.bounds.is_empty(), "cut at poll {allowed}:\n{src}");
+            for race in &t.races {
+                assert!(
+                    full.races.contains(race),
+                    "cut at poll {allowed} lists a race the full run does not:\n{src}"
+                );
+            }
+            if t.rows.iter().any(|r| r.racy) {
+                cuts_with_racy_rows += 1;
+                assert!(
+                    !t.races.is_empty(),
+                    "cut at poll {allowed}: a racy row and no race listed:\n{src}"
+                );
+            }
+        }
+    }
+    assert!(cuts_with_racy_rows > 0, "no cut left a racy row to check");
+}

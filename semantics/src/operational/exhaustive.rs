@@ -808,6 +808,52 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                     .or_insert(At::Move(i, key));
             }
         }
+        if self.bound.is_some() {
+            self.races_to_racy_rows();
+        }
+    }
+
+    /// When the search or the confirmation was cut short: adds the races
+    /// made on the way to each racy row's witness state. That path ends in
+    /// a kept final state, so its races survive; with them, no row says
+    /// `racy` without a race listed.
+    fn races_to_racy_rows(&mut self) {
+        let ends: Vec<u32> = self
+            .rows
+            .values()
+            .filter_map(|acc| match acc.at {
+                At::State(i) if acc.racy => Some(i),
+                _ => None,
+            })
+            .collect();
+        let mut sc = Scratch::new(false);
+        let mut found = Vec::new();
+        for last in ends {
+            let mut from = 0;
+            for to in self.path(last) {
+                let stored = self.states.row(from);
+                let n = stored.len() - 1;
+                let mem = self.mems.get(stored[n] & !RACY);
+                let comp = |t: usize| &self.threads[t].get(stored[t])[..];
+                let mut taken = false;
+                let racy = stored[n] & RACY != 0;
+                self.interp()
+                    .successors(&comp, mem, racy, &mut sc, &mut |m| {
+                        if taken || !self.leads_to(from, &m, to) {
+                            return;
+                        }
+                        taken = true;
+                        let key = MoveKey::of(&m);
+                        for race in m.event.iter().flat_map(|ev| &ev.races) {
+                            found.push((race.unordered(), At::Move(from, key)));
+                        }
+                    });
+                from = to;
+            }
+        }
+        for (race, at) in found {
+            self.races.entry(race).or_insert(at);
+        }
     }
 
     /// The states from the initial one (excluded) to state `i`.
