@@ -243,7 +243,7 @@ pub(crate) fn append_store(s: &mut C11State, t: ThreadId, loc: LocId, value: Val
         sc: if sc { ScWrite::Yes } else { ScWrite::No },
         sc_view,
         clock,
-        loads: smallvec::SmallVec::new(),
+        loads: Vec::new(),
     });
 }
 

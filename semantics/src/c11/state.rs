@@ -4,8 +4,6 @@
 //! Everything is a `Vec`, a `SharedVec` or a [`VClock`], so `Eq` and
 //! `Hash` are deterministic; nothing is a hash map.
 
-use smallvec::SmallVec;
-
 use super::threads::ThreadClockState;
 use crate::shared_vec::SharedVec;
 
@@ -113,8 +111,7 @@ pub(crate) struct StoreElem {
     pub(crate) clock: VClock,
     /// Loads that read this element, at most one (the smallest epoch) per
     /// thread, sorted by thread. Invariant: sorted, one per thread.
-    /// Inline up to four loads (a copied element allocates nothing more).
-    pub(crate) loads: SmallVec<[LoadElem; 4]>,
+    pub(crate) loads: Vec<LoadElem>,
 }
 
 impl StoreElem {
@@ -131,8 +128,8 @@ pub(crate) struct AtomicLoc {
     pub(crate) release: VClock,
     /// `V_a(t)`: the clock of the release sequence headed by `t`'s last
     /// release store or RMW (Fig. 6 RELEASE STORE / RELEASE RMW), sorted by
-    /// thread; absent threads have `⊥`. Inline up to two threads.
-    pub(crate) per_thread: SmallVec<[(ThreadId, VClock); 2]>,
+    /// thread; absent threads have `⊥`.
+    pub(crate) per_thread: Vec<(ThreadId, VClock)>,
     /// `SE_a` in modification order, oldest first. Invariant: non-empty.
     pub(crate) stores: SharedVec<StoreElem>,
 }
@@ -236,7 +233,7 @@ impl C11State {
                 // then treats every access to it as atomic.
                 Atomicity::Atomic | Atomicity::Mixed => Loc::Atomic(AtomicLoc {
                     release: VClock::bottom(),
-                    per_thread: SmallVec::new(),
+                    per_thread: Vec::new(),
                     stores: SharedVec::unit(StoreElem {
                         writer: ThreadId(0),
                         epoch: 0,
@@ -244,7 +241,7 @@ impl C11State {
                         sc: ScWrite::No,
                         sc_view: None,
                         clock: VClock::bottom(),
-                        loads: SmallVec::new(),
+                        loads: Vec::new(),
                     }),
                 }),
                 Atomicity::NonAtomic => Loc::NonAtomic(NaLoc::initial(l.init)),

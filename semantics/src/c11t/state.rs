@@ -92,7 +92,7 @@ impl C11tState {
                         sc: ScWrite::No,
                         sc_view: None,
                         clock: VClock::bottom(),
-                        loads: smallvec::SmallVec::new(),
+                        loads: Vec::new(),
                     }],
                 }),
                 Atomicity::NonAtomic => Loc::NonAtomic(NaLoc::initial(l.init)),
