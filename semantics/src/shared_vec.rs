@@ -186,4 +186,22 @@ mod tests {
             vec![vec![2], vec![3]]
         );
     }
+
+    #[test]
+    fn a_changed_element_is_hashed_again() {
+        use crate::operational::hash_of;
+        let a: SharedVec<Vec<u32>> = [vec![1], vec![2]].into_iter().collect();
+        let mut b = a.clone();
+        assert_eq!(hash_of(&a), hash_of(&b), "hashes cached, shared");
+        b.get_mut(0).unwrap().push(5);
+        b[1].push(6);
+        let fresh: SharedVec<Vec<u32>> = [vec![1, 5], vec![2, 6]].into_iter().collect();
+        assert_eq!(hash_of(&b), hash_of(&fresh));
+        assert_eq!(b, fresh, "equal values in distinct allocations");
+        assert_ne!(a, b);
+        b.get_mut(0).unwrap().pop();
+        b[1].pop();
+        assert_eq!(a, b);
+        assert_eq!(hash_of(&a), hash_of(&b));
+    }
 }

@@ -3,13 +3,15 @@
 //! per-thread increment `inc_t`.
 //!
 //! A clock is stored as a vector of epochs indexed by [`ThreadId`]; missing
-//! entries are 0. The vector is inline up to four threads (a `SmallVec`):
-//! a thread's clocks then sit in its clock record, so copying a record
-//! allocates once, not once per clock, and comparing a successor's record
-//! with a stored one reads two or three cache lines, not seven. Trailing zeros are always trimmed, so two clocks that
+//! entries are 0. Trailing zeros are always trimmed, so two clocks that
 //! denote the same function have the same representation and `Eq`/`Hash`
 //! agree with the mathematical equality (a state holding `[1, 0]` and one
 //! holding `[1]` must deduplicate).
+//!
+//! The vector is inline up to four threads (a `SmallVec`): a thread's six
+//! clocks then sit in its clock record, so copying a record allocates
+//! once, not seven times, and comparing a successor's record with a stored
+//! one reads two or three cache lines, not seven.
 
 use std::fmt;
 
