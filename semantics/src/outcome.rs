@@ -128,6 +128,10 @@ pub struct OutcomeTable {
     /// A shortest witness of each race, aligned with `races`, where the
     /// engine has one (exhaustive exploration); empty otherwise.
     pub race_witnesses: Vec<Trace>,
+    /// The names of a cat model's `flag` checks that held on some
+    /// consistent execution, sorted (herd7's `Flag` lines); empty for every
+    /// other engine.
+    pub flags: Vec<String>,
     pub stats: Stats,
     /// Every bound that was hit; empty when the result is complete.
     pub bounds: Vec<BoundHit>,

@@ -34,9 +34,10 @@
 //!    `~exists P` when none does, `forall P` when all do. When some
 //!    execution has a data race, `Undef` instead: herd's C models state
 //!    race freedom as `undefined_unless empty dr`, and herd7 prints
-//!    `Undef` for a test with an execution that fails such a check. (herd's
-//!    `Flag NAME` lines come from `flag` checks, which relaxlab's built-in
-//!    models do not have.)
+//!    `Undef` for a test with an execution that fails such a check.
+//!    herd's `Flag NAME` lines, after the `Positive`/`Negative` line, name
+//!    the `flag` checks of a cat model that held on some execution
+//!    (relaxlab's built-in models have none).
 //! 5. `Positive`/`Negative` count *executions*: those satisfying the
 //!    condition and those not. For `~exists P` the condition is `~P`, so the
 //!    counts are P's swapped. The `Observation` line always gives P's counts,
@@ -253,6 +254,9 @@ pub fn render_with(
         }
         None => {
             let _ = writeln!(s, "Positive: {wpos} Negative: {wneg}");
+            for flag in &table.flags {
+                let _ = writeln!(s, "Flag {flag}");
+            }
             let _ = writeln!(s, "Condition {condition}");
         }
     }
@@ -455,6 +459,7 @@ mod tests {
             failures: Vec::new(),
             races: Vec::new(),
             race_witnesses: Vec::new(),
+            flags: Vec::new(),
             stats: Stats::default(),
             bounds: Vec::new(),
         }

@@ -22,6 +22,7 @@
 //!   "failures": [{ "what": string, "count": number, "run": number | null,
 //!                  "witness": [string] | null }],
 //!   "races": [{ "location": string, "earlier": string, "later": string }],
+//!   "flags": [string],                                          // cat `flag`s that fired; absent when none
 //!   "stats": { "states": number, "transitions": number },
 //!   "graphs": [{ "name": string, "dot": string }] | null }      // with --dot -
 //! ```
@@ -56,6 +57,10 @@ pub struct Run {
     rows: Vec<Row>,
     failures: Vec<FailureJson>,
     races: Vec<RaceJson>,
+    /// A cat model's `flag` checks that held on some execution (absent
+    /// when none did, as for every other engine).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    flags: Vec<String>,
     stats: relaxlab_semantics::outcome::Stats,
     graphs: Option<Vec<Graph>>,
 }
@@ -242,6 +247,7 @@ pub fn run_with(
                 later: site(r.later),
             })
             .collect(),
+        flags: table.flags.clone(),
         stats: table.stats,
         graphs: extras.graphs,
     }

@@ -234,6 +234,13 @@ pub fn render_with(
         );
     }
 
+    for flag in &table.flags {
+        let _ = writeln!(
+            out,
+            "\n  FLAG {flag}: the cat model's `flag` check holds on some execution"
+        );
+    }
+
     let satisfying = table
         .rows
         .iter()

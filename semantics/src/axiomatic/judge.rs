@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use super::c11;
 use super::candidates::for_each_candidate;
-use super::cat::{CatModel, Fired, Machine, Verdict};
+use super::cat::{CatModel, CheckKind, Fired, Machine, Verdict};
 use super::consistent::{outcome_values, Split};
 use super::execution::{AxError, Execution};
 use super::hardware;
@@ -70,7 +70,8 @@ pub struct Judged {
     /// A C11 model found a race, or a cat model's flag fired: the
     /// execution's outcome is reported as racy (undefined).
     pub flagged: bool,
-    /// The names of the cat flags that fired.
+    /// The names of the cat model's `flag` checks that fired (herd7's
+    /// `Flag` lines).
     pub flags: Vec<String>,
     /// The relations the cat model `show`s, when asked for.
     pub shown: Vec<(String, Relation)>,
@@ -163,6 +164,7 @@ pub fn run_judges(
             for_each_cat_execution(program, &cats, opts, false, &mut |j, ex, end, judged| {
                 let (rows, acc) = &mut accs[j];
                 acc.races.extend_from_slice(&judged.races);
+                acc.flags.extend(judged.flags.iter().cloned());
                 match end {
                     ExecutionEnd::Outcome(values) => {
                         let row = rows.entry(values.clone()).or_insert(RowAcc {
@@ -334,7 +336,11 @@ fn cat_judged(ex: &Execution, fired: Vec<Fired>) -> Judged {
     Judged {
         races,
         flagged: !fired.is_empty(),
-        flags: fired.into_iter().map(|f| f.name).collect(),
+        flags: fired
+            .into_iter()
+            .filter(|f| f.kind == CheckKind::Flag)
+            .map(|f| f.name)
+            .collect(),
         shown: Vec::new(),
     }
 }

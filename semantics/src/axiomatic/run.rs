@@ -240,6 +240,8 @@ pub(crate) struct TableAcc {
     pub rows: Vec<Option<(Vec<Value>, RowAcc)>>,
     pub failures: BTreeMap<FailureKind, u64>,
     pub races: Vec<Race>,
+    /// The cat `flag` checks that fired on some execution.
+    pub flags: std::collections::BTreeSet<String>,
 }
 
 /// [`run_axiomatic`] for several models, sharing candidate enumeration
@@ -382,6 +384,7 @@ pub(crate) fn table(
             .collect(),
         races,
         race_witnesses: Vec::new(),
+        flags: acc.flags.into_iter().collect(),
         stats: summary.stats,
         bounds: summary.bounds,
     }

@@ -956,6 +956,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             failures,
             races: self.races.keys().copied().collect(),
             race_witnesses: self.races.values().map(|at| self.witness(*at)).collect(),
+            flags: Vec::new(),
             stats: Stats {
                 states: self.states.len() as u64,
                 transitions: self.transitions,

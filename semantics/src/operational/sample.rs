@@ -185,6 +185,7 @@ pub fn sample_with_first_runs<M: MemoryModel>(
             .collect(),
         races: races.into_keys().collect(),
         race_witnesses: Vec::new(),
+        flags: Vec::new(),
         stats: Stats {
             states: done,
             transitions: steps,

@@ -35,6 +35,8 @@ use crate::ir::Program;
 pub struct Fired {
     /// The flag's name.
     pub name: String,
+    /// `flag` (its check held) or `undefined_unless` (its check failed).
+    pub kind: CheckKind,
     /// The pairs of the flagged relation (for a set, each event with
     /// itself).
     pub pairs: Vec<(EventId, EventId)>,
@@ -468,6 +470,7 @@ impl<'m> Machine<'m> {
         };
         self.fired.push(Fired {
             name: c.name.clone(),
+            kind: c.kind,
             pairs,
         });
     }
