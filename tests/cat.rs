@@ -74,8 +74,9 @@ fn herd_outputs(dir: &str, model: &str, suffix: &str) -> usize {
     for path in support::litmus_files(&format!("litmus/herd/{dir}")) {
         let rel = support::relative(&path);
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        // The racy tests have no herd golden (herd7 adds a flag line that
-        // `--format herd` does not print): `tests/herd.rs` checks their
+        // The racy tests have no herd golden (herd7 adds a flag line for
+        // this model's `undefined_unless`; `--format herd` prints `Flag`
+        // lines for `flag` checks only): `tests/herd.rs` checks their
         // tables against this model.
         let golden = root().join(format!("tests/herd/{dir}/{name}.{suffix}.out"));
         let Ok(expected) = std::fs::read_to_string(golden) else {
