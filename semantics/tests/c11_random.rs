@@ -5,6 +5,11 @@
 //! independent brute-force check found them equal on 500 such programs;
 //! this test keeps it so. The generator is a fixed-seed xorshift, so the
 //! programs are the same on every run.
+//!
+//! Longer runs: `RELAXLAB_C11_SCALE=K` compares K times as many programs,
+//! and `RELAXLAB_C11_SEED=S` mixes S into every generator's seed, e.g.
+//! `RELAXLAB_C11_SCALE=5 RELAXLAB_C11_SEED=1 cargo test --release -p
+//! relaxlab-semantics --test c11_random`.
 
 mod c11_support;
 
@@ -182,12 +187,33 @@ const AX_ASSUME_PROGRAMS: usize = 2000;
 /// How many random programs are explored with and without pruning (cheap).
 const PRUNE_PROGRAMS: usize = 300;
 
+/// `programs`, times `RELAXLAB_C11_SCALE` (module docs).
+fn scaled(programs: usize) -> usize {
+    let k = std::env::var("RELAXLAB_C11_SCALE")
+        .ok()
+        .and_then(|k| k.parse::<usize>().ok())
+        .unwrap_or(1);
+    programs.saturating_mul(k)
+}
+
+/// The generator seeded with `base`, mixed with `RELAXLAB_C11_SEED`
+/// (module docs).
+fn seeded(base: u64) -> Rng {
+    match std::env::var("RELAXLAB_C11_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        Some(s) => Rng(base ^ s.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
+        None => Rng(base),
+    }
+}
+
 /// Pruning changes no outcome, no racy mark and no race, and SC memory
 /// (`ScRaces`) shows a subset of `c11r`'s outcomes.
 #[test]
 fn pruning_changes_nothing_on_random_programs() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-    for i in 0..PRUNE_PROGRAMS {
+    let mut rng = seeded(0x2545_f491_4f6c_dd1d);
+    for i in 0..scaled(PRUNE_PROGRAMS) {
         let p = random_program(&mut rng, false);
         let opts = ExploreOptions::default();
         let pruned = explore(&p, &C11r::default(), &opts);
@@ -211,7 +237,7 @@ fn pruning_changes_nothing_on_random_programs() {
 
 #[test]
 fn c11r_equals_ax_c11r_on_random_programs() {
-    compare_with_ax_c11r(Rng(0x9e37_79b9_7f4a_7c15), false, AX_PROGRAMS);
+    compare_with_ax_c11r(seeded(0x9e37_79b9_7f4a_7c15), false, scaled(AX_PROGRAMS));
 }
 
 /// The same with `assume`s after reads: an execution an `assume`
@@ -219,7 +245,11 @@ fn c11r_equals_ax_c11r_on_random_programs() {
 /// discard, is no race (the axiomatic side never sees that execution).
 #[test]
 fn c11r_equals_ax_c11r_on_random_programs_with_assumes() {
-    compare_with_ax_c11r(Rng(0x2f6b_1d8e_93a7_5c41), true, AX_ASSUME_PROGRAMS);
+    compare_with_ax_c11r(
+        seeded(0x2f6b_1d8e_93a7_5c41),
+        true,
+        scaled(AX_ASSUME_PROGRAMS),
+    );
 }
 
 fn compare_with_ax_c11r(mut rng: Rng, assumes: bool, programs: usize) {
