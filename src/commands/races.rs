@@ -118,13 +118,14 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
         }
         if result.table.races.is_empty() {
             // A search cut short claims only what it saw.
-            let none = match result.table.complete() {
-                true => format!("no data race under {}", model.name()),
-                false => format!(
+            let none = if result.table.complete() {
+                format!("no data race under {}", model.name())
+            } else {
+                format!(
                     "no data race found under {} in {} (PARTIAL)",
                     model.name(),
                     crate::render::plural(result.table.stats.states, "state")
-                ),
+                )
             };
             writeln!(io.out, "{}: {none}", file.path).into_diagnostic()?;
         }

@@ -814,40 +814,35 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     }
 
     /// When the search or the confirmation was cut short: adds the races
-    /// made on the way to each racy row's witness state. That path ends in
-    /// a kept final state, so its races survive; with them, no row says
-    /// `racy` without a race listed.
+    /// made on the way to each racy row's witness state, replayed as
+    /// [`Self::witness`] replays it. That path ends in a kept final state,
+    /// so its races survive; with them, no row says `racy` without a race
+    /// listed.
     fn races_to_racy_rows(&mut self) {
-        let ends: Vec<u32> = self
-            .rows
-            .values()
-            .filter_map(|acc| match acc.at {
-                At::State(i) if acc.racy => Some(i),
-                _ => None,
-            })
-            .collect();
-        let mut sc = Scratch::new(false);
         let mut found = Vec::new();
-        for last in ends {
+        let mut no_trace = None;
+        for acc in self.rows.values().filter(|acc| acc.racy) {
+            let At::State(last) = acc.at else { continue };
+            let Ok(mut runner) = Runner::start(self.interp().clone(), &mut no_trace) else {
+                continue;
+            };
             let mut from = 0;
             for to in self.path(last) {
-                let stored = self.states.row(from);
-                let n = stored.len() - 1;
-                let mem = self.mems.get(stored[n] & !RACY);
-                let comp = |t: usize| &self.threads[t].get(stored[t])[..];
-                let mut taken = false;
-                let racy = stored[n] & RACY != 0;
-                self.interp()
-                    .successors(&comp, mem, racy, &mut sc, &mut |m| {
-                        if taken || !self.leads_to(from, &m, to) {
-                            return;
+                let (before, mut key) = (runner.races.len(), None);
+                runner.take_first(
+                    |m| {
+                        let next = self.leads_to(from, m, to);
+                        if next {
+                            key = Some(MoveKey::of(m));
                         }
-                        taken = true;
-                        let key = MoveKey::of(&m);
-                        for race in m.event.iter().flat_map(|ev| &ev.races) {
-                            found.push((race.unordered(), At::Move(from, key)));
-                        }
-                    });
+                        next
+                    },
+                    &mut no_trace,
+                );
+                if let Some(key) = key {
+                    let made = &runner.races[before..];
+                    found.extend(made.iter().map(|r| (r.unordered(), At::Move(from, key))));
+                }
                 from = to;
             }
         }
