@@ -132,6 +132,12 @@ pub struct OutcomeTable {
     /// consistent execution, sorted (herd7's `Flag` lines); empty for every
     /// other engine.
     pub flags: Vec<String>,
+    /// Is some consistent execution undefined, when a cat model decides
+    /// it: one failed an `undefined_unless` check (herd7's `Undef`).
+    /// `None` for every other engine, whose undefined executions are the
+    /// racy ones ([`Self::undefined`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undefined_by_cat: Option<bool>,
     pub stats: Stats,
     /// Every bound that was hit; empty when the result is complete.
     pub bounds: Vec<BoundHit>,
@@ -153,6 +159,15 @@ impl OutcomeTable {
             }
         }
         Some(Verdict::from_counts(pos, neg))
+    }
+
+    /// Has the program an undefined execution (herd7 then validates the
+    /// test as `Undef`)? Under a cat model, when one failed an
+    /// `undefined_unless` check; under every other model, when one has a
+    /// data race.
+    pub fn undefined(&self) -> bool {
+        self.undefined_by_cat
+            .unwrap_or_else(|| !self.races.is_empty() || self.rows.iter().any(|r| r.racy))
     }
 
     /// Does some execution fail?

@@ -32,12 +32,15 @@
 //!    integers.
 //! 4. `Ok`/`No`: `exists P` is Ok when some execution satisfies P,
 //!    `~exists P` when none does, `forall P` when all do. When some
-//!    execution has a data race, `Undef` instead: herd's C models state
+//!    execution is undefined, `Undef` instead: herd's C models state
 //!    race freedom as `undefined_unless empty dr`, and herd7 prints
-//!    `Undef` for a test with an execution that fails such a check.
-//!    herd's `Flag NAME` lines, after the `Positive`/`Negative` line, name
-//!    the `flag` checks of a cat model that held on some execution
-//!    (relaxlab's built-in models have none).
+//!    `Undef` for a test with an execution that fails such a check. An
+//!    execution is undefined when it has a data race, or, under a cat
+//!    model, when it fails an `undefined_unless` check (a fired `flag`
+//!    does not make it undefined). herd's `Flag` lines follow the
+//!    `Positive`/`Negative` line: `Flag *undef*` for an undefined test,
+//!    then one `Flag NAME` per `flag` check of a cat model that held on
+//!    some execution, by name (herd7's `lib/flag.ml` order and spelling).
 //! 5. `Positive`/`Negative` count *executions*: those satisfying the
 //!    condition and those not. For `~exists P` the condition is `~P`, so the
 //!    counts are P's swapped. The `Observation` line always gives P's counts,
@@ -231,7 +234,7 @@ pub fn render_with(
         .any(|b| matches!(b, BoundHit::Unroll(_)));
     // herd7 prints `Undef` in place of `Ok`/`No` when some execution
     // fails an `undefined_unless` check: in its C models, a data race.
-    let undefined = !table.races.is_empty() || table.rows.iter().any(|r| r.racy);
+    let undefined = table.undefined();
     let _ = writeln!(
         s,
         "{}{}",
@@ -254,6 +257,11 @@ pub fn render_with(
         }
         None => {
             let _ = writeln!(s, "Positive: {wpos} Negative: {wneg}");
+            // herd7 lists every flag its executions raised, the undefined
+            // one (`*undef*`) first, then the `flag` checks by name.
+            if undefined {
+                let _ = writeln!(s, "Flag *undef*");
+            }
             for flag in &table.flags {
                 let _ = writeln!(s, "Flag {flag}");
             }
@@ -460,6 +468,7 @@ mod tests {
             races: Vec::new(),
             race_witnesses: Vec::new(),
             flags: Vec::new(),
+            undefined_by_cat: None,
             stats: Stats::default(),
             bounds: Vec::new(),
         }
@@ -576,7 +585,40 @@ mod tests {
         t.rows[1].racy = true;
         let racy = render(&p, &t, false);
         assert!(racy.lines().any(|l| l == "Undef"), "{racy}");
+        assert!(racy.contains("Negative: 1\nFlag *undef*\n"), "{racy}");
         assert!(!racy.lines().any(|l| l == "Ok" || l == "No"), "{racy}");
+        assert!(!plain.contains("Flag"), "{plain}");
+    }
+
+    #[test]
+    fn a_cat_model_decides_what_is_undefined() {
+        let p = program(
+            &[&["r0"]],
+            &[],
+            Some((Quantifier::Exists, *atom(reg(0, 0), 1))),
+            vec![reg(0, 0)],
+        );
+        let mut t = table(&p, &[(&[0], 1), (&[1], 1)]);
+        // Racy rows from a fired `flag` only: herd7 validates the test
+        // and names the flag.
+        t.rows[1].racy = true;
+        t.flags = vec!["b".into(), "a".into()];
+        t.flags.sort();
+        t.undefined_by_cat = Some(false);
+        let flagged = render(&p, &t, false);
+        assert!(flagged.lines().any(|l| l == "Ok"), "{flagged}");
+        assert!(
+            flagged.contains("Negative: 1\nFlag a\nFlag b\nCondition"),
+            "{flagged}"
+        );
+        // An `undefined_unless` failure: `Undef`, and its flag first.
+        t.undefined_by_cat = Some(true);
+        let undefined = render(&p, &t, false);
+        assert!(undefined.lines().any(|l| l == "Undef"), "{undefined}");
+        assert!(
+            undefined.contains("Negative: 1\nFlag *undef*\nFlag a\nFlag b\n"),
+            "{undefined}"
+        );
     }
 
     #[test]

@@ -70,6 +70,10 @@ pub struct Judged {
     /// A C11 model found a race, or a cat model's flag fired: the
     /// execution's outcome is reported as racy (undefined).
     pub flagged: bool,
+    /// A C11 model found a race, or a cat model's `undefined_unless` check
+    /// failed: herd7 calls the execution undefined (`Undef`), where a
+    /// fired `flag` only names itself.
+    pub undefined: bool,
     /// The names of the cat model's `flag` checks that fired (herd7's
     /// `Flag` lines).
     pub flags: Vec<String>,
@@ -112,6 +116,7 @@ pub fn visit_judged(
             let judged = Judged {
                 races: races.to_vec(),
                 flagged: !races.is_empty(),
+                undefined: !races.is_empty(),
                 ..Judged::default()
             };
             visit(models[k].0, ex, end, &judged);
@@ -165,6 +170,8 @@ pub fn run_judges(
                 let (rows, acc) = &mut accs[j];
                 acc.races.extend_from_slice(&judged.races);
                 acc.flags.extend(judged.flags.iter().cloned());
+                let undefined = acc.undefined_by_cat.unwrap_or(false) || judged.undefined;
+                acc.undefined_by_cat = Some(undefined);
                 match end {
                     ExecutionEnd::Outcome(values) => {
                         let row = rows.entry(values.clone()).or_insert(RowAcc {
@@ -336,6 +343,7 @@ fn cat_judged(ex: &Execution, fired: Vec<Fired>) -> Judged {
     Judged {
         races,
         flagged: !fired.is_empty(),
+        undefined: fired.iter().any(|f| f.kind == CheckKind::UndefinedUnless),
         flags: fired
             .into_iter()
             .filter(|f| f.kind == CheckKind::Flag)

@@ -242,6 +242,9 @@ pub(crate) struct TableAcc {
     pub races: Vec<Race>,
     /// The cat `flag` checks that fired on some execution.
     pub flags: std::collections::BTreeSet<String>,
+    /// Under a cat model, did some execution fail an `undefined_unless`
+    /// check ([`OutcomeTable::undefined_by_cat`])?
+    pub undefined_by_cat: Option<bool>,
 }
 
 /// [`run_axiomatic`] for several models, sharing candidate enumeration
@@ -385,6 +388,7 @@ pub(crate) fn table(
         races,
         race_witnesses: Vec::new(),
         flags: acc.flags.into_iter().collect(),
+        undefined_by_cat: acc.undefined_by_cat,
         stats: summary.stats,
         bounds: summary.bounds,
     }

@@ -952,6 +952,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             races: self.races.keys().copied().collect(),
             race_witnesses: self.races.values().map(|at| self.witness(*at)).collect(),
             flags: Vec::new(),
+            undefined_by_cat: None,
             stats: Stats {
                 states: self.states.len() as u64,
                 transitions: self.transitions,

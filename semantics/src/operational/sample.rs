@@ -186,6 +186,7 @@ pub fn sample_with_first_runs<M: MemoryModel>(
         races: races.into_keys().collect(),
         race_witnesses: Vec::new(),
         flags: Vec::new(),
+        undefined_by_cat: None,
         stats: Stats {
             states: done,
             transitions: steps,
