@@ -468,9 +468,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         record: bool,
     ) -> Expansion<M::State> {
         let stored = self.states.row(i);
-        let n = stored.len() - 1;
-        let mem = self.mems.get(stored[n] & !RACY);
-        let racy = stored[n] & RACY != 0;
+        let (mem, racy) = self.memory_of(stored);
         let comp = |t: usize| &self.threads[t].get(stored[t])[..];
         let interp = self.interp();
         let mut e = Expansion::new(i, record);
@@ -512,6 +510,13 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         e
     }
 
+    /// The memory state of stored row `stored`, and its racy bit.
+    #[inline]
+    fn memory_of(&self, stored: &[u32]) -> (&M::State, bool) {
+        let last = stored[stored.len() - 1];
+        (self.mems.get(last & !RACY), last & RACY != 0)
+    }
+
     /// Expands state `stored` with the moves of the agents in `set` only.
     /// `false` (and `e` to be cleared) when the set does not qualify: a
     /// member without moves, a move that ends the execution, or a
@@ -525,9 +530,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         work: &mut Work<M::State>,
         e: &mut Expansion<M::State>,
     ) -> bool {
-        let n = stored.len() - 1;
-        let mem = self.mems.get(stored[n] & !RACY);
-        let racy = stored[n] & RACY != 0;
+        let (mem, racy) = self.memory_of(stored);
         let comp = |t: usize| &self.threads[t].get(stored[t])[..];
         let interp = self.interp();
         let Work { sc, row, agents } = work;
