@@ -232,8 +232,7 @@ pub fn render_with(
         .bounds
         .iter()
         .any(|b| matches!(b, BoundHit::Unroll(_)));
-    // herd7 prints `Undef` in place of `Ok`/`No` when some execution
-    // fails an `undefined_unless` check: in its C models, a data race.
+    // herd7's `Undef` in place of `Ok`/`No` (module docs, 4).
     let undefined = table.undefined();
     let _ = writeln!(
         s,

@@ -163,15 +163,22 @@ pub fn run_judges(
     if !cats.is_empty() {
         let mut accs: Vec<(BTreeMap<Vec<Value>, RowAcc>, TableAcc)> = judges
             .iter()
-            .map(|_| (BTreeMap::new(), TableAcc::default()))
+            .map(|_| {
+                let acc = TableAcc {
+                    undefined_by_cat: Some(false),
+                    ..TableAcc::default()
+                };
+                (BTreeMap::new(), acc)
+            })
             .collect();
         let summaries =
             for_each_cat_execution(program, &cats, opts, false, &mut |j, ex, end, judged| {
                 let (rows, acc) = &mut accs[j];
                 acc.races.extend_from_slice(&judged.races);
                 acc.flags.extend(judged.flags.iter().cloned());
-                let undefined = acc.undefined_by_cat.unwrap_or(false) || judged.undefined;
-                acc.undefined_by_cat = Some(undefined);
+                if judged.undefined {
+                    acc.undefined_by_cat = Some(true);
+                }
                 match end {
                     ExecutionEnd::Outcome(values) => {
                         let row = rows.entry(values.clone()).or_insert(RowAcc {
