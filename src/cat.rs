@@ -19,6 +19,7 @@ use relaxlab_semantics::mapping::Target;
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use crate::engine::{ax_options, AxiomaticError, Settings};
+use crate::Io;
 
 /// The environment variable listing directories to search for includes.
 pub const PATH_VAR: &str = "RELAXLAB_CAT_PATH";
@@ -28,6 +29,18 @@ pub const PATH_VAR: &str = "RELAXLAB_CAT_PATH";
 pub struct CatFile {
     pub path: PathBuf,
     pub model: Arc<CatModel>,
+    /// Warnings from compiling it (an unnamed `flag`); see
+    /// [`CatFile::report_warnings`].
+    pub warnings: Vec<CatError>,
+}
+
+impl CatFile {
+    /// Prints the model's warnings on standard error.
+    pub fn report_warnings(&self, io: &mut Io<'_>) {
+        for w in &self.warnings {
+            io.report(&miette::Report::new(w.clone()));
+        }
+    }
 }
 
 /// Where includes are looked for after the including file's directory:
@@ -119,19 +132,29 @@ pub fn load(path: &Path, search: &[PathBuf]) -> Result<CatFile, CatError> {
             .into_iter()
             .collect(),
     };
-    let model = cat::compile(root, &stem, &mut loader)?;
+    let compiled = cat::compile(root, &stem, &mut loader)?;
     Ok(CatFile {
         path: path.to_path_buf(),
-        model,
+        model: compiled.model,
+        warnings: compiled.warnings,
     })
 }
 
-/// Loads every `--cat` model; the first that fails stops the command.
-pub fn load_all(paths: &[PathBuf], cat_path: &[PathBuf]) -> Result<Vec<CatFile>, miette::Report> {
+/// Loads every `--cat` model, printing its warnings on `io`; the first
+/// that fails stops the command.
+pub fn load_all(
+    paths: &[PathBuf],
+    cat_path: &[PathBuf],
+    io: &mut Io<'_>,
+) -> Result<Vec<CatFile>, miette::Report> {
     let search = search_path(cat_path);
     paths
         .iter()
-        .map(|p| load(p, &search).map_err(miette::Report::new))
+        .map(|p| {
+            let file = load(p, &search).map_err(miette::Report::new)?;
+            file.report_warnings(io);
+            Ok(file)
+        })
         .collect()
 }
 
@@ -280,9 +303,26 @@ pub fn bundled(stem: &str) -> Option<Result<CatFile, CatError>> {
     let file = format!("{stem}.cat");
     let root = BundledLoader.load(&file, "").ok()?;
     Some(
-        cat::compile(root, stem, &mut BundledLoader).map(|model| CatFile {
+        cat::compile(root, stem, &mut BundledLoader).map(|compiled| CatFile {
             path: PathBuf::from("cat").join(&file),
-            model,
+            model: compiled.model,
+            warnings: compiled.warnings,
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_model_compiles_without_warnings() {
+        for stem in bundled_models() {
+            let file = bundled(stem)
+                .expect("listed")
+                .unwrap_or_else(|e| panic!("{stem}: {}", e.render(80)));
+            let warnings: Vec<String> = file.warnings.iter().map(|w| w.render(80)).collect();
+            assert!(warnings.is_empty(), "{stem}: {warnings:?}");
+        }
+    }
 }

@@ -188,6 +188,33 @@ fn fired_flags_are_named_in_every_format() {
 }
 
 #[test]
+fn an_unnamed_flag_warns_and_is_not_reported() {
+    let run = |format: &str| {
+        let (code, out, err) = relaxlab(&[
+            "run",
+            "litmus/classic/SB.litmus",
+            "--cat",
+            "tests/cat/unnamed-flag.cat",
+            "--format",
+            format,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        (out, err)
+    };
+    let (json, err) = run("json");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    // Both flags hold on SB; only the named one is recorded (herd7 warns
+    // "this flagged test does not have a name" and records nothing).
+    assert_eq!(json[0]["flags"], serde_json::json!(["cross-thread-read"]));
+    assert!(err.contains("relaxlab::cat::unnamed_flag"), "{err}");
+    assert!(err.contains("unnamed-flag.cat:6:13"), "{err}");
+    assert!(err.contains("help: name it"), "{err}");
+    let (herd, _) = run("herd");
+    let flag_lines: Vec<&str> = herd.lines().filter(|l| l.starts_with("Flag ")).collect();
+    assert_eq!(flag_lines, ["Flag cross-thread-read"], "{herd}");
+}
+
+#[test]
 fn check_verifies_expectations_about_cat_models() {
     let (code, out, _) = relaxlab(&["check", "tests/cat/expect/SB.litmus"]);
     assert_eq!(code, 0, "{out}");

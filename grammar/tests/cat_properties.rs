@@ -100,7 +100,12 @@ proptest! {
                 let rendered = e.render(80);
                 prop_assert!(rendered.contains("relaxlab::cat::"), "{}", rendered);
             }
-            Ok(model) => {
+            Ok(compiled) => {
+                for w in &compiled.warnings {
+                    let rendered = w.render(80);
+                    prop_assert!(w.is_warning() && rendered.contains("relaxlab::cat::"), "{}", rendered);
+                }
+                let model = compiled.model;
                 let program = relaxlab_grammar::load(SB).unwrap();
                 let opts = relaxlab_semantics::axiomatic::AxOptions::default();
                 relaxlab_semantics::axiomatic::run_cat(&program, &model, &opts).unwrap();

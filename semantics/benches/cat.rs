@@ -46,7 +46,9 @@ fn rc11() -> Arc<CatModel> {
         display: "cat/rc11.cat".into(),
         text,
     };
-    compile(root, "rc11", &mut Dir(dir)).expect("cat/rc11.cat compiles")
+    compile(root, "rc11", &mut Dir(dir))
+        .expect("cat/rc11.cat compiles")
+        .model
 }
 
 fn litmus(dir: &Path, out: &mut Vec<PathBuf>) {

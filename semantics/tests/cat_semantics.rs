@@ -24,7 +24,9 @@ fn model(text: &str) -> Arc<CatModel> {
         display: "test.cat".into(),
         text: text.into(),
     };
-    compile(root, "test", &mut NoFiles).unwrap_or_else(|e| panic!("{}", e.render(80)))
+    compile(root, "test", &mut NoFiles)
+        .unwrap_or_else(|e| panic!("{}", e.render(80)))
+        .model
 }
 
 fn program(text: &str) -> Program {

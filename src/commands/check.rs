@@ -56,6 +56,9 @@ enum FileResult {
 struct CatContext {
     keys: std::collections::BTreeMap<String, std::path::PathBuf>,
     search: Vec<std::path::PathBuf>,
+    /// Each loaded model's warnings, printed once after the run (files are
+    /// checked in parallel and may share a model).
+    warnings: std::sync::Mutex<BTreeMap<std::path::PathBuf, Vec<relaxlab_grammar::cat::CatError>>>,
 }
 
 pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
@@ -94,6 +97,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             })
             .collect(),
         search: crate::cat::search_path(&args.cat_path),
+        warnings: Default::default(),
     };
     let paths = files::expand(&args.files)?;
     let results: Vec<(String, FileResult)> = pool.install(|| {
@@ -114,6 +118,10 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             })
             .collect()
     });
+    let warned = std::mem::take(&mut *cats.warnings.lock().unwrap_or_else(|e| e.into_inner()));
+    for w in warned.into_values().flatten() {
+        io.report(&miette::Report::new(w));
+    }
 
     let (mut passed, mut failed, mut expectations) = (0, 0, 0);
     let mut exit = Exit::Ok;
@@ -321,6 +329,13 @@ fn check_cats(
                 },
             };
         let cat = crate::cat::load(&path, &cats.search).map_err(miette::Report::new)?;
+        if !cat.warnings.is_empty() {
+            cats.warnings
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(path.clone())
+                .or_insert_with(|| cat.warnings.clone());
+        }
         if let Err(report) = crate::cat::check_program(program, &cat.model, file) {
             problems.push(format!(
                 "{}: the program is outside this model: {report}",

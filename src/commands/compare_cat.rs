@@ -37,7 +37,7 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     let settings = common::settings(&args.engine, &config);
     let pool = common::pool(&args.engine, &config)?;
-    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path)?;
+    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path, io)?;
     let models: Vec<OpModel> = common::op_models(&args.models)?
         .into_iter()
         .filter_map(|k| match k {

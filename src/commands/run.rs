@@ -67,7 +67,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let mut settings = common::settings(&args.engine, &config);
     settings.progress = common::stderr_is_terminal();
     let format = args.format.or(config.format).unwrap_or(Format::Table);
-    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path)?;
+    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path, io)?;
     let models = models(args, &config, &cats)?;
     flags::check_run(args, format, &models, io)?;
     // Started when an operational model first needs it: the axiomatic

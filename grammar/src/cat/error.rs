@@ -5,7 +5,8 @@
 use std::fmt;
 
 use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan,
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, Severity,
+    SourceSpan,
 };
 
 use super::ast::Span;
@@ -47,6 +48,9 @@ pub struct CatError {
     help: String,
     /// The file the label points into, and the label's range.
     source: Option<Box<(NamedSource<String>, SourceSpan)>>,
+    /// An error stops the model; a warning ([`CatError::is_warning`]) is
+    /// printed and the model still runs.
+    severity: Severity,
 }
 
 impl CatError {
@@ -63,7 +67,21 @@ impl CatError {
                 NamedSource::new(name, text.to_string()),
                 SourceSpan::new(start.into(), end - start),
             ))),
+            severity: Severity::Error,
         }
+    }
+
+    /// The same diagnostic as a warning: the model compiled and runs.
+    pub(crate) fn into_warning(self) -> CatError {
+        CatError {
+            severity: Severity::Warning,
+            ..self
+        }
+    }
+
+    /// Is this a warning about a model that compiled, not an error?
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
     }
 
     /// A failure with no file to point into (the model file itself could
@@ -79,6 +97,7 @@ impl CatError {
             label: String::new(),
             help: help.into(),
             source: None,
+            severity: Severity::Error,
         }
     }
 
@@ -121,6 +140,10 @@ impl std::error::Error for CatError {}
 impl Diagnostic for CatError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.code))
+    }
+
+    fn severity(&self) -> Option<Severity> {
+        Some(self.severity)
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {

@@ -11,7 +11,7 @@ mod error;
 mod lexer;
 mod parser;
 
-pub use compile::{compile, CatLoader, Loaded, NotFound, BUILT_IN_FILES};
+pub use compile::{compile, CatLoader, Compiled, Loaded, NotFound, BUILT_IN_FILES};
 pub use error::CatError;
 
 /// Parses a cat file on its own (file number 0), for tools and tests.

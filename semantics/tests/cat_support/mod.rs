@@ -46,4 +46,5 @@ pub fn cat_model_in(dir: &str, name: &str) -> Arc<CatModel> {
     };
     compile(root, name, &mut Dir(dir.clone()))
         .unwrap_or_else(|e| panic!("{}: {}", path.display(), e.render(80)))
+        .model
 }

@@ -63,13 +63,18 @@ pub trait CatLoader {
     fn load(&mut self, name: &str, from: &str) -> Result<Loaded, NotFound>;
 }
 
+/// A compiled model and the warnings about it.
+#[derive(Debug)]
+pub struct Compiled {
+    pub model: Arc<CatModel>,
+    /// What compiled but may not do what its author meant (an unnamed
+    /// `flag`), in file order, each once.
+    pub warnings: Vec<CatError>,
+}
+
 /// Compiles the model in `root`; `stem` names it when its title does
 /// not.
-pub fn compile(
-    root: Loaded,
-    stem: &str,
-    loader: &mut dyn CatLoader,
-) -> Result<Arc<CatModel>, CatError> {
+pub fn compile(root: Loaded, stem: &str, loader: &mut dyn CatLoader) -> Result<Compiled, CatError> {
     let mut c = Compiler {
         b: CatBuilder::new(),
         arch: Arch::C,
@@ -81,9 +86,22 @@ pub fn compile(
         depth: 0,
         tags: HashSet::new(),
         defining: Vec::new(),
+        warnings: Vec::new(),
     };
     match c.run(root, stem) {
-        Ok(m) => Ok(m),
+        Ok(model) => {
+            let mut warnings = std::mem::take(&mut c.warnings);
+            // A procedure's body is compiled at each call: warn once.
+            warnings.sort_by_key(|w| (w.span.file, w.span.start));
+            warnings.dedup_by_key(|w| w.span);
+            Ok(Compiled {
+                model,
+                warnings: warnings
+                    .into_iter()
+                    .map(|w| c.locate(w).into_warning())
+                    .collect(),
+            })
+        }
         Err(fail) => Err(c.locate(fail)),
     }
 }
@@ -110,6 +128,8 @@ pub(crate) struct Compiler<'l> {
     pub(crate) tags: HashSet<String>,
     /// The names a non-recursive `let` is defining.
     pub(crate) defining: Vec<String>,
+    /// Warnings, located when compilation ends.
+    warnings: Vec<Fail>,
 }
 
 const PRELUDE: &str = include_str!("../prelude.cat");
@@ -578,6 +598,20 @@ impl Compiler<'_> {
                 ))
             }
         };
+        // herd7 records a holding `flag` under its own `as NAME` only; an
+        // unnamed one only warns ("this flagged test does not have a
+        // name", herdtools7 lib/interpreter.ml), even inside a labelled
+        // call. It is dropped here, with the warning at compile time.
+        if kind == ast::CheckKind::Flag && name.is_none() {
+            self.warnings.push(Fail::new(
+                "relaxlab::cat::unnamed_flag",
+                expr.span,
+                "this `flag` has no name, so it is never reported",
+                "an unnamed flag",
+                "name it (`flag ... as NAME`): herd7 records only named flags, and so does relaxlab",
+            ));
+            return Ok(());
+        }
         let name = match name.or(label) {
             Some(n) => n.text.clone(),
             None => {

@@ -291,7 +291,9 @@ pub struct Check {
     /// `~acyclic` and friends.
     pub negated: bool,
     pub node: NodeId,
-    /// The `as NAME`, else a name made of the test and its position.
+    /// The `as NAME`, else the enclosing call's label, else the test's text.
+    /// A `flag` always has its own `as NAME`: the compiler drops an
+    /// unnamed one with a warning, as herd7 records nothing for it.
     pub name: String,
 }
 
