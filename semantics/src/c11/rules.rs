@@ -243,7 +243,7 @@ pub(crate) fn append_store(s: &mut C11State, t: ThreadId, loc: LocId, value: Val
         sc: if sc { ScWrite::Yes } else { ScWrite::No },
         sc_view,
         clock,
-        loads: Vec::new(),
+        loads: smallvec::SmallVec::new(),
     });
 }
 
@@ -283,15 +283,20 @@ pub(crate) fn atomic_load(
     // Oldest first: the sampler's `Old` strategy (tsan11 Sec. 7.1) takes
     // result 0 as the oldest store.
     let newest = atomic(&base, loc).stores.len() - 1;
-    choices
-        .into_iter()
-        .rev()
-        .map(|i| {
-            let mut next = base.clone();
-            let value = load_from(&mut next, memory, t, loc, i, k.acquire);
-            (value, (newest - i) as u32, next)
-        })
-        .collect()
+    let load = |mut next: C11State, i: usize| {
+        let value = load_from(&mut next, memory, t, loc, i, k.acquire);
+        (value, (newest - i) as u32, next)
+    };
+    let mut out = Vec::with_capacity(choices.len());
+    let Some((&oldest, newer)) = choices.split_first() else {
+        return out;
+    };
+    for &i in newer.iter().rev() {
+        out.push(load(base.clone(), i));
+    }
+    // The last successor takes `base` itself.
+    out.push(load(base, oldest));
+    out
 }
 
 /// The load part shared by loads, RMWs and CAS: the acquire rule, then the

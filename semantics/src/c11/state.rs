@@ -6,6 +6,7 @@
 
 use super::threads::ThreadClockState;
 use crate::shared_vec::SharedVec;
+use smallvec::SmallVec;
 
 use super::vclock::{Epoch, VClock};
 use crate::ir::{Atomicity, Program, ThreadId, ThreadKind, Value};
@@ -111,7 +112,9 @@ pub(crate) struct StoreElem {
     pub(crate) clock: VClock,
     /// Loads that read this element, at most one (the smallest epoch) per
     /// thread, sorted by thread. Invariant: sorted, one per thread.
-    pub(crate) loads: Vec<LoadElem>,
+    /// Inline up to two, in the space of a `Vec`: copying an element to
+    /// record a load allocates no second block.
+    pub(crate) loads: SmallVec<[LoadElem; 2]>,
 }
 
 impl StoreElem {
@@ -128,8 +131,9 @@ pub(crate) struct AtomicLoc {
     pub(crate) release: VClock,
     /// `V_a(t)`: the clock of the release sequence headed by `t`'s last
     /// release store or RMW (Fig. 6 RELEASE STORE / RELEASE RMW), sorted by
-    /// thread; absent threads have `⊥`.
-    pub(crate) per_thread: Vec<(ThreadId, VClock)>,
+    /// thread; absent threads have `⊥`. Inline for one thread, the case
+    /// after every store (`V_a := {t ↦ ...}`).
+    pub(crate) per_thread: SmallVec<[(ThreadId, VClock); 1]>,
     /// `SE_a` in modification order, oldest first. Invariant: non-empty.
     pub(crate) stores: SharedVec<StoreElem>,
 }
@@ -233,7 +237,7 @@ impl C11State {
                 // then treats every access to it as atomic.
                 Atomicity::Atomic | Atomicity::Mixed => Loc::Atomic(AtomicLoc {
                     release: VClock::bottom(),
-                    per_thread: Vec::new(),
+                    per_thread: SmallVec::new(),
                     stores: SharedVec::unit(StoreElem {
                         writer: ThreadId(0),
                         epoch: 0,
@@ -241,7 +245,7 @@ impl C11State {
                         sc: ScWrite::No,
                         sc_view: None,
                         clock: VClock::bottom(),
-                        loads: Vec::new(),
+                        loads: SmallVec::new(),
                     }),
                 }),
                 Atomicity::NonAtomic => Loc::NonAtomic(NaLoc::initial(l.init)),

@@ -212,7 +212,7 @@ fn new_store(s: &C11tState, t: ThreadId, value: Value, sc: bool, clock: VClock) 
         sc: if sc { ScWrite::Yes } else { ScWrite::No },
         sc_view: sc.then(|| th.c.clone()),
         clock,
-        loads: Vec::new(),
+        loads: smallvec::SmallVec::new(),
     }
 }
 

@@ -92,7 +92,7 @@ impl C11tState {
                         sc: ScWrite::No,
                         sc_view: None,
                         clock: VClock::bottom(),
-                        loads: Vec::new(),
+                        loads: smallvec::SmallVec::new(),
                     }],
                 }),
                 Atomicity::NonAtomic => Loc::NonAtomic(NaLoc::initial(l.init)),
