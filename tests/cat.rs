@@ -215,6 +215,19 @@ fn an_unnamed_flag_warns_and_is_not_reported() {
 }
 
 #[test]
+fn check_compiles_a_shared_model_once_and_warns_once() {
+    // Two files name the same model, which has an unnamed flag.
+    let (code, out, err) = relaxlab(&["check", "tests/cat/expect-unnamed"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 passed, 0 failed"), "{out}");
+    assert_eq!(
+        err.matches("relaxlab::cat::unnamed_flag").count(),
+        1,
+        "{err}"
+    );
+}
+
+#[test]
 fn check_verifies_expectations_about_cat_models() {
     let (code, out, _) = relaxlab(&["check", "tests/cat/expect/SB.litmus"]);
     assert_eq!(code, 0, "{out}");

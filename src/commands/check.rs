@@ -56,9 +56,30 @@ enum FileResult {
 struct CatContext {
     keys: std::collections::BTreeMap<String, std::path::PathBuf>,
     search: Vec<std::path::PathBuf>,
-    /// Each loaded model's warnings, printed once after the run (files are
-    /// checked in parallel and may share a model).
-    warnings: std::sync::Mutex<BTreeMap<std::path::PathBuf, Vec<relaxlab_grammar::cat::CatError>>>,
+    /// The models compiled so far, by path: files are checked in parallel
+    /// and many name the same model, which is compiled once and whose
+    /// warnings are printed once, after the run.
+    loaded: std::sync::Mutex<BTreeMap<std::path::PathBuf, std::sync::Arc<crate::cat::CatFile>>>,
+}
+
+impl CatContext {
+    /// The model in `path`, compiled on first use.
+    fn load(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<std::sync::Arc<crate::cat::CatFile>, miette::Report> {
+        let lock = || self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cat) = lock().get(path) {
+            return Ok(cat.clone());
+        }
+        // Compiled outside the lock; a model two threads compile at once
+        // is kept once.
+        let cat = crate::cat::load(path, &self.search).map_err(miette::Report::new)?;
+        Ok(lock()
+            .entry(path.to_path_buf())
+            .or_insert_with(|| std::sync::Arc::new(cat))
+            .clone())
+    }
 }
 
 pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
@@ -97,7 +118,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             })
             .collect(),
         search: crate::cat::search_path(&args.cat_path),
-        warnings: Default::default(),
+        loaded: Default::default(),
     };
     let paths = files::expand(&args.files)?;
     let results: Vec<(String, FileResult)> = pool.install(|| {
@@ -118,9 +139,13 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             })
             .collect()
     });
-    let warned = std::mem::take(&mut *cats.warnings.lock().unwrap_or_else(|e| e.into_inner()));
-    for w in warned.into_values().flatten() {
-        io.report(&miette::Report::new(w));
+    for cat in cats
+        .loaded
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+    {
+        cat.report_warnings(io);
     }
 
     let (mut passed, mut failed, mut expectations) = (0, 0, 0);
@@ -328,14 +353,7 @@ fn check_cats(
                     }
                 },
             };
-        let cat = crate::cat::load(&path, &cats.search).map_err(miette::Report::new)?;
-        if !cat.warnings.is_empty() {
-            cats.warnings
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .entry(path.clone())
-                .or_insert_with(|| cat.warnings.clone());
-        }
+        let cat = cats.load(&path)?;
         if let Err(report) = crate::cat::check_program(program, &cat.model, file) {
             problems.push(format!(
                 "{}: the program is outside this model: {report}",
