@@ -72,7 +72,7 @@ use super::intern::Interner;
 use super::interp::{Ended, Group, Interp, Move, Next, Scratch};
 use super::reduction::{AgentKind, Agents, Futures, Reduction};
 use super::runner::{replay_choices, Runner};
-use super::state_table::{Placed, StateTable, MAX_ROWS};
+use super::state_table::{hash_row, Placed, StateTable, MAX_ROWS};
 
 /// Options of exhaustive exploration.
 #[derive(Clone, Debug)]
@@ -217,10 +217,12 @@ struct Fresh<S> {
 
 /// The result of expanding one state.
 #[derive(Debug)]
-struct Expansion<S> {
+struct Expansion {
     state: u32,
     end: End,
-    fresh: Vec<Fresh<S>>,
+    /// Its successors not known to be stored: these positions of its
+    /// block's [`Succs`].
+    succs: Range<u32>,
     failures: Vec<(MoveKey, FailureKind)>,
     races: Vec<(MoveKey, Race)>,
     moves: u64,
@@ -230,12 +232,15 @@ struct Expansion<S> {
     edges: Vec<(MoveKey, Target)>,
 }
 
-impl<S> Expansion<S> {
-    fn new(state: u32, record: bool) -> Self {
+impl Expansion {
+    /// The expansion of `state`, whose successors follow those already in
+    /// `succs`.
+    fn new<S>(state: u32, record: bool, succs: &Succs<S>) -> Self {
+        let at = succs.hashes.len() as u32;
         Expansion {
             state,
             end: End::Inner,
-            fresh: Vec::new(),
+            succs: at..at,
             failures: Vec::new(),
             races: Vec::new(),
             moves: 0,
@@ -245,27 +250,83 @@ impl<S> Expansion<S> {
     }
 
     /// Records where the move `key` leads, when `record`.
-    fn note(&mut self, key: MoveKey, class: &Class<S>) {
+    fn note(&mut self, key: MoveKey, class: &Class) {
         if self.record {
             let target = match class {
                 Class::Ended { failed: true } => Target::Failed,
                 Class::Ended { failed: false } => Target::Discarded,
                 Class::Stored(id) => Target::State(*id),
-                Class::Fresh(_) => Target::Unseen,
+                Class::Unseen => Target::Unseen,
             };
             self.edges.push((key, target));
         }
     }
 
     /// Forgets the moves of a rejected candidate set.
-    fn clear(&mut self) {
-        self.fresh.clear();
+    fn clear<S>(&mut self, succs: &mut Succs<S>) {
+        succs.truncate(self.succs.start as usize);
         self.failures.clear();
         self.races.clear();
         self.edges.clear();
         self.moves = 0;
     }
 }
+
+/// The successors that a block of expansions sends to the merge, in state
+/// and move order: their rows (one with a new component holds its
+/// parent's row until the merge interns the component), each one's
+/// [`hash_row`] (0 until then), and the ones with a new component, by
+/// position. Kept per block rather than per state, so that expanding a
+/// state allocates nothing for them.
+#[derive(Debug)]
+struct Succs<S> {
+    width: usize,
+    rows: Vec<u32>,
+    hashes: Vec<u64>,
+    fresh: Vec<(u32, Fresh<S>)>,
+}
+
+impl<S> Succs<S> {
+    fn new(width: usize) -> Self {
+        Succs {
+            width,
+            rows: Vec::new(),
+            hashes: Vec::new(),
+            fresh: Vec::new(),
+        }
+    }
+
+    /// A successor with every component interned: its row and hash.
+    fn push_row(&mut self, row: &[u32], h: u64) {
+        self.rows.extend_from_slice(row);
+        self.hashes.push(h);
+    }
+
+    /// A successor of the state with row `parent` with a new component.
+    fn push_fresh(&mut self, parent: &[u32], f: Fresh<S>) {
+        self.fresh.push((self.hashes.len() as u32, f));
+        self.push_row(parent, 0);
+    }
+
+    /// Keeps the first `n` successors.
+    fn truncate(&mut self, n: usize) {
+        self.rows.truncate(n * self.width);
+        self.hashes.truncate(n);
+        while self.fresh.last().is_some_and(|(k, _)| *k as usize >= n) {
+            self.fresh.pop();
+        }
+    }
+}
+
+/// The expansions of a block of consecutive states, and their successors.
+#[derive(Debug)]
+struct Block<S> {
+    expansions: Vec<Expansion>,
+    succs: Succs<S>,
+}
+
+/// States expanded as one block (one task of the parallel expansion).
+const BLOCK: usize = 256;
 
 /// Where a move leads, as the graph that confirms races records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,14 +339,14 @@ enum Target {
 }
 
 /// What a move leads to, as the explorer sorts it.
-enum Class<S> {
+enum Class {
     /// The execution ended: a failure, or a discarded execution.
-    Ended {
-        failed: bool,
-    },
+    Ended { failed: bool },
     /// A state already stored, with its number.
     Stored(u32),
-    Fresh(Fresh<S>),
+    /// A state not known to be stored: added to the expansion's rows for
+    /// the merge.
+    Unseen,
 }
 
 /// A worker's buffers, reused across the states it expands.
@@ -296,11 +357,12 @@ struct Work<S> {
     agents: Agents,
 }
 
-/// A chunk's new states, for [`StateTable::insert_batch`]: their rows,
-/// the state each comes from, and what the table did with each.
+/// A chunk's new states, for [`StateTable::insert_batch`]: their rows and
+/// hashes, the state each comes from, and what the table did with each.
 #[derive(Debug, Default)]
 struct Batch {
     rows: Vec<u32>,
+    hashes: Vec<u64>,
     parents: Vec<u32>,
     placed: Vec<Placed>,
 }
@@ -324,6 +386,10 @@ struct Explorer<'p, M: MemoryModel> {
     max_states: u64,
     /// The future footprints, when the search is reduced.
     futures: Option<Futures>,
+    /// Does expansion look successors up in the state table? Only the
+    /// reduction needs their numbers then (its cycle proviso); otherwise
+    /// the merge's batch insert finds the stored ones ([`Self::classify`]).
+    probe: bool,
     threads: Vec<Interner<Box<[Value]>>>,
     mems: Interner<M::State>,
     states: StateTable,
@@ -358,6 +424,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             // States are numbered by `u32`, below the table's mark bit.
             max_states: max_states.min(MAX_ROWS),
             futures: reduce.then(|| Futures::of(program, model)),
+            probe: reduce,
             threads: (0..n).map(|_| Interner::new()).collect(),
             mems: Interner::new(),
             states: StateTable::new(n + 1),
@@ -437,14 +504,21 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     }
 
     /// Expands stored states `chunk` of the breadth-first level ending
-    /// before state `level_end`, in parallel (reads the tables only).
+    /// before state `level_end`, in parallel blocks of [`BLOCK`] states
+    /// (reads the tables only).
     fn expand_chunk(
         &self,
         chunk: Range<usize>,
         level_end: u32,
         record: bool,
-    ) -> Vec<Expansion<M::State>> {
-        chunk
+    ) -> Vec<Block<M::State>> {
+        let width = self.row.len();
+        let blocks: Vec<Range<usize>> = chunk
+            .clone()
+            .step_by(BLOCK)
+            .map(|lo| lo..(lo + BLOCK).min(chunk.end))
+            .collect();
+        blocks
             .into_par_iter()
             .map_init(
                 || Work {
@@ -452,26 +526,34 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                     row: Vec::new(),
                     agents: Agents::default(),
                 },
-                |work, i| self.expand(i as u32, level_end, work, record),
+                |work, block| {
+                    let mut succs = Succs::new(width);
+                    let expansions = block
+                        .map(|i| self.expand(i as u32, level_end, work, record, &mut succs))
+                        .collect();
+                    Block { expansions, succs }
+                },
             )
             .collect()
     }
 
     /// The successors of stored state `i` (reads the tables only), which
     /// lies in the breadth-first level ending before state `level_end`.
-    /// With `record`, the expansion also says where each move leads.
+    /// With `record`, the expansion also says where each move leads. The
+    /// successors not known to be stored are added to `succs`.
     fn expand(
         &self,
         i: u32,
         level_end: u32,
         work: &mut Work<M::State>,
         record: bool,
-    ) -> Expansion<M::State> {
+        succs: &mut Succs<M::State>,
+    ) -> Expansion {
         let stored = self.states.row(i);
         let (mem, racy) = self.memory_of(stored);
         let comp = |t: usize| &self.threads[t].get(stored[t])[..];
         let interp = self.interp();
-        let mut e = Expansion::new(i, record);
+        let mut e = Expansion::new(i, record, succs);
         if interp.is_final(&comp, mem) {
             e.end = match interp.outcome(&comp, mem) {
                 Some(values) => End::Final {
@@ -488,21 +570,20 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             let mut k = 0;
             while let Some(set) = work.agents.candidate(k) {
                 k += 1;
-                if self.expand_set(stored, set, level_end, work, &mut e) {
+                if self.expand_set(stored, set, level_end, work, &mut e, succs) {
+                    e.succs.end = succs.hashes.len() as u32;
                     return e;
                 }
-                e.clear();
+                e.clear(succs);
             }
         }
         let Work { sc, row, .. } = work;
         let moves = interp.successors(&comp, mem, racy, sc, &mut |m| {
             let key = MoveKey::of(&m);
-            let class = self.classify(stored, m, row, &mut e, key);
+            let class = self.classify(stored, m, row, &mut e, succs, key);
             e.note(key, &class);
-            if let Class::Fresh(f) = class {
-                e.fresh.push(f);
-            }
         }) as u64;
+        e.succs.end = succs.hashes.len() as u32;
         e.moves = moves;
         if e.moves == 0 {
             e.end = End::Deadlock;
@@ -528,7 +609,8 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         set: u64,
         level_end: u32,
         work: &mut Work<M::State>,
-        e: &mut Expansion<M::State>,
+        e: &mut Expansion,
+        succs: &mut Succs<M::State>,
     ) -> bool {
         let (mem, racy) = self.memory_of(stored);
         let comp = |t: usize| &self.threads[t].get(stored[t])[..];
@@ -537,12 +619,12 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mut ok = true;
         let mut sink = |m: Move<'_, M::State>| {
             let key = MoveKey::of(&m);
-            let class = self.classify(stored, m, row, e, key);
+            let class = self.classify(stored, m, row, e, succs, key);
             e.note(key, &class);
             match class {
                 Class::Ended { .. } => ok = false,
                 Class::Stored(id) => ok &= id >= level_end,
-                Class::Fresh(f) => e.fresh.push(f),
+                Class::Unseen => {}
             }
         };
         let mut internal = 0u64;
@@ -571,15 +653,22 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     }
 
     /// Sorts move `m` of state `stored`, recording its failure and races
-    /// in `e` (and the caller records where it leads, [`Expansion::note`]).
+    /// in `e`, and its successor in `succs` unless it is known to be
+    /// stored (and the caller records where it leads, [`Expansion::note`]).
+    ///
+    /// A successor is looked up in the state table here only when its
+    /// number matters before the merge (`Explorer::probe`); otherwise the
+    /// merge's insert finds it, one probe of the table per successor
+    /// instead of two for each new one.
     fn classify(
         &self,
         stored: &[u32],
         m: Move<'_, M::State>,
         row: &mut Vec<u32>,
-        e: &mut Expansion<M::State>,
+        e: &mut Expansion,
+        succs: &mut Succs<M::State>,
         key: MoveKey,
-    ) -> Class<M::State> {
+    ) -> Class {
         let n = stored.len() - 1;
         // A move whose execution an `assume` discards within the move (the
         // racing access, then local code up to a false `assume`) is on no
@@ -588,89 +677,111 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         if let Some(ev) = m.event.as_ref().filter(|_| !discarded) {
             e.races.extend(ev.races.iter().map(|r| (key, *r)));
         }
-        match m.next {
+        let (mem, changed, child, racy) = match m.next {
             Next::Ended(Ended::Failed(kind)) => {
                 e.failures.push((key, kind));
-                Class::Ended { failed: true }
+                return Class::Ended { failed: true };
             }
-            Next::Ended(Ended::Discarded) => Class::Ended { failed: false },
+            Next::Ended(Ended::Discarded) => return Class::Ended { failed: false },
             Next::State {
                 mem,
                 changed,
                 child,
                 racy,
-            } => {
-                let lookup = |(t, v): (crate::ir::ThreadId, &[Value])| {
-                    let t = t.index();
-                    match self.threads[t].find(v) {
-                        Some(id) => (t, Comp::Known(id)),
-                        None => (t, Comp::New(Box::from(v))),
-                    }
-                };
-                let changed = changed.map(lookup);
-                let child = child.map(lookup);
-                let mem = match self.mems.find(&mem) {
-                    Some(id) => Comp::Known(id),
-                    None => Comp::New(mem),
-                };
-                // A successor already stored: the common case.
-                if let Comp::Known(mid) = mem {
-                    let known = |c: &Option<(usize, Comp<Box<[Value]>>)>| {
-                        !matches!(c, Some((_, Comp::New(_))))
-                    };
-                    if known(&changed) && known(&child) {
-                        row.clear();
-                        row.extend_from_slice(stored);
-                        for (t, id) in
-                            [&changed, &child]
-                                .into_iter()
-                                .flatten()
-                                .filter_map(|(t, c)| match c {
-                                    Comp::Known(id) => Some((*t, *id)),
-                                    Comp::New(_) => None,
-                                })
-                        {
-                            row[t] = id;
-                        }
-                        row[n] = mid | if racy { RACY } else { 0 };
-                        if let Some(id) = self.states.find(row) {
-                            return Class::Stored(id);
-                        }
-                    }
-                }
-                Class::Fresh(Fresh {
-                    changed,
-                    child,
-                    mem,
-                    racy,
-                })
+            } => (mem, changed, child, racy),
+        };
+        let lookup = |(t, v): (crate::ir::ThreadId, &[Value])| {
+            let t = t.index();
+            match self.threads[t].find(v) {
+                Some(id) => (t, Comp::Known(id)),
+                None => (t, Comp::New(Box::from(v))),
             }
+        };
+        let changed = changed.map(lookup);
+        let child = child.map(lookup);
+        let mem = match self.mems.find(&mem) {
+            Some(id) => Comp::Known(id),
+            None => Comp::New(mem),
+        };
+        let known = |c: &Option<(usize, Comp<Box<[Value]>>)>| !matches!(c, Some((_, Comp::New(_))));
+        if let (Comp::Known(mid), true, true) = (&mem, known(&changed), known(&child)) {
+            // Every component is interned: the successor's row is known.
+            row.clear();
+            row.extend_from_slice(stored);
+            for (t, c) in [&changed, &child].into_iter().flatten() {
+                if let Comp::Known(id) = c {
+                    row[*t] = *id;
+                }
+            }
+            row[n] = mid | if racy { RACY } else { 0 };
+            let h = hash_row(row);
+            if self.probe || e.record {
+                if let Some(id) = self.states.find_hashed(row, h) {
+                    return Class::Stored(id);
+                }
+            }
+            succs.push_row(row, h);
+        } else {
+            let f = Fresh {
+                changed,
+                child,
+                mem,
+                racy,
+            };
+            succs.push_fresh(stored, f);
         }
+        Class::Unseen
     }
 
     /// Adds a chunk's expansions to the tables, in state and successor
     /// order: their ends, failures and races, then their new states as one
     /// batch ([`StateTable::insert_batch`], numbered as one by one).
-    fn merge_chunk(&mut self, expansions: Vec<Expansion<M::State>>) {
+    fn merge_chunk(&mut self, blocks: Vec<Block<M::State>>) {
         let mut batch = std::mem::take(&mut self.batch);
         batch.rows.clear();
+        batch.hashes.clear();
         batch.parents.clear();
+        let w = self.row.len();
         let mut overflow = false;
-        for e in expansions {
-            let i = e.state;
-            self.merge_ends(i, e.end, e.moves, e.failures, e.races);
-            // (The search merges a chunk only while no bound is hit.)
-            for f in e.fresh {
-                if overflow || !self.fresh_row(i, f) {
-                    overflow = true;
+        for Block { expansions, succs } in blocks {
+            let Succs {
+                mut rows,
+                mut hashes,
+                fresh,
+                ..
+            } = succs;
+            // New components, interned in state and move order.
+            let mut take = if overflow { 0 } else { hashes.len() };
+            for (k, f) in fresh {
+                let k = k as usize;
+                if k >= take {
                     break;
                 }
-                batch.rows.extend_from_slice(&self.row);
-                batch.parents.push(i);
+                let row = &mut rows[k * w..(k + 1) * w];
+                if !self.fresh_row(row, f) {
+                    overflow = true;
+                    take = k;
+                    break;
+                }
+                hashes[k] = hash_row(row);
             }
+            for e in expansions {
+                let i = e.state;
+                self.merge_ends(i, e.end, e.moves, e.failures, e.races);
+                let (lo, hi) = (e.succs.start as usize, (e.succs.end as usize).min(take));
+                batch
+                    .parents
+                    .extend(std::iter::repeat_n(i, hi.saturating_sub(lo)));
+            }
+            batch.rows.extend_from_slice(&rows[..take * w]);
+            batch.hashes.extend_from_slice(&hashes[..take]);
         }
-        self.states
-            .insert_batch(&batch.rows, self.max_states, &mut batch.placed);
+        self.states.insert_batch(
+            &batch.rows,
+            &batch.hashes,
+            self.max_states,
+            &mut batch.placed,
+        );
         for (k, placed) in batch.placed.iter().enumerate() {
             match placed {
                 Placed::New(_) => self.parent.push(batch.parents[k]),
@@ -730,13 +841,11 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         }
     }
 
-    /// Puts the row of successor `f` of state `i` in `self.row`, interning
-    /// its new components; `false` when memory ids no longer fit beside
-    /// the racy bit.
-    fn fresh_row(&mut self, i: u32, f: Fresh<M::State>) -> bool {
-        let n = self.row.len() - 1;
-        let mut row = std::mem::take(&mut self.row);
-        row.copy_from_slice(self.states.row(i));
+    /// Completes `row`, the row of the state successor `f` comes from,
+    /// into the successor's, interning its new components; `false` when
+    /// memory ids no longer fit beside the racy bit.
+    fn fresh_row(&mut self, row: &mut [u32], f: Fresh<M::State>) -> bool {
+        let n = row.len() - 1;
         for (t, c) in [f.changed, f.child].into_iter().flatten() {
             row[t] = match c {
                 Comp::Known(id) => id,
@@ -748,7 +857,6 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             Comp::New(s) => self.mems.intern(s),
         };
         row[n] = mid | if f.racy { RACY } else { 0 };
-        self.row = row;
         mid & RACY == 0
     }
 
@@ -772,7 +880,8 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             let mut start = lo;
             while start < hi {
                 let end = (start + CHUNK).min(hi);
-                for e in self.expand_chunk(start..end, level_end, true) {
+                let blocks = self.expand_chunk(start..end, level_end, true);
+                for e in blocks.into_iter().flat_map(|b| b.expansions) {
                     let failed = e.edges.iter().any(|(_, t)| *t == Target::Failed);
                     let ends = failed || matches!(e.end, End::Final { .. } | End::Deadlock);
                     graph.push(

@@ -60,19 +60,28 @@ impl Segs {
     }
 
     /// A copy in which every segment `i` is replaced by what `f(i, old,
-    /// out)` pushes onto `out`.
+    /// out)` pushes onto `out` (which holds only the data pushed so far,
+    /// so segment 0's content starts at index 0). One allocation: the
+    /// segments are built in a per-thread buffer, then copied into the
+    /// shared slice.
     pub(crate) fn rebuild(&self, mut f: impl FnMut(usize, &[Value], &mut Vec<Value>)) -> Segs {
+        thread_local! {
+            static BUFFERS: std::cell::Cell<(Vec<Value>, Vec<Value>)> =
+                const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+        }
         let n = self.len();
-        let mut words = Vec::with_capacity(self.0.len() + 2);
-        words.push(n as Value);
-        words.resize(n + 1, 0);
-        let mut data = Vec::with_capacity(self.0.len() - n);
+        // Taken out of the cell, so a (never expected) nested call only
+        // allocates buffers of its own.
+        let (mut ends, mut data) = BUFFERS.take();
+        ends.clear();
+        data.clear();
+        ends.push(n as Value);
         for i in 0..n {
             f(i, self.seg(i), &mut data);
-            words[1 + i] = data.len() as Value;
+            ends.push(data.len() as Value);
         }
-        words.extend_from_slice(&data);
-        let out = Segs(words.into());
+        let out = Segs(ends.iter().chain(data.iter()).copied().collect());
+        BUFFERS.set((ends, data));
         debug_assert_eq!(
             out.len(),
             n,

@@ -44,6 +44,15 @@ fn shard_of(h: u64) -> usize {
     ((h >> 32) as usize) & (SHARDS - 1)
 }
 
+/// The hash of a state row: what [`StateTable::find_hashed`],
+/// [`StateTable::insert_hashed`] and [`StateTable::insert_batch`] expect
+/// beside each row, so a caller that hashed a row (in parallel) does not
+/// hash it again.
+#[inline]
+pub(crate) fn hash_row(row: &[u32]) -> u64 {
+    hash_of(row)
+}
+
 /// The 64-bit hash hashbrown sees for a stored 32-bit hash.
 #[inline]
 fn widen(h: u32) -> u64 {
@@ -90,8 +99,14 @@ impl StateTable {
     }
 
     /// The number of `row`, if it is stored.
+    #[cfg(test)]
     pub(crate) fn find(&self, row: &[u32]) -> Option<u32> {
-        let h = hash_of(row);
+        self.find_hashed(row, hash_row(row))
+    }
+
+    /// [`Self::find`] for a row whose [`hash_row`] is `h`.
+    #[inline]
+    pub(crate) fn find_hashed(&self, row: &[u32], h: u64) -> Option<u32> {
         let h32 = h as u32;
         let (w, arena) = (self.width, &self.arena);
         self.shards[shard_of(h)]
@@ -104,6 +119,13 @@ impl StateTable {
     /// Stores `row` if it is new: `Ok(number)` for a new row, `Err(number)`
     /// for one already stored.
     pub(crate) fn insert(&mut self, row: &[u32]) -> Result<u32, u32> {
+        self.insert_hashed(row, hash_row(row))
+    }
+
+    /// [`Self::insert`] for a row whose [`hash_row`] is `h`.
+    #[inline]
+    pub(crate) fn insert_hashed(&mut self, row: &[u32], h: u64) -> Result<u32, u32> {
+        debug_assert_eq!(h, hash_row(row), "relaxlab internal error: row hash");
         debug_assert_eq!(
             row.len(),
             self.width,
@@ -113,7 +135,6 @@ impl StateTable {
             .ok()
             .filter(|&i| u64::from(i) < MAX_ROWS)
             .expect("relaxlab internal error: more than 2^31 states");
-        let h = hash_of(row);
         let h32 = h as u32;
         let (w, arena) = (self.width, &self.arena);
         let at = |j: u32| &arena[j as usize * w..(j as usize + 1) * w];
@@ -132,11 +153,11 @@ impl StateTable {
     }
 
     /// [`Self::insert_batch`] one row at a time.
-    fn insert_each(&mut self, batch: &[u32], limit: u64, placed: &mut Vec<Placed>) {
+    fn insert_each(&mut self, batch: &[u32], hashes: &[u64], limit: u64, placed: &mut Vec<Placed>) {
         let mut full = false;
-        for row in batch.chunks_exact(self.width.max(1)) {
+        for (row, &h) in batch.chunks_exact(self.width.max(1)).zip(hashes) {
             placed.push(if full || self.len() as u64 >= limit.min(MAX_ROWS) {
-                match self.find(row) {
+                match self.find_hashed(row, h) {
                     Some(_) => Placed::Old,
                     None => {
                         full = true;
@@ -144,7 +165,7 @@ impl StateTable {
                     }
                 }
             } else {
-                match self.insert(row) {
+                match self.insert_hashed(row, h) {
                     Ok(id) => Placed::New(id),
                     Err(_) => Placed::Old,
                 }
@@ -153,21 +174,28 @@ impl StateTable {
     }
 
     /// Stores the rows of `batch` (rows of the table's width, one after
-    /// the other) that are new, in batch order, until the table holds
+    /// the other; `hashes` has each one's [`hash_row`]) that are new, in
+    /// batch order, until the table holds
     /// `limit` rows: the same numbers and the same [`Placed`] as
     /// [`Self::insert`] called on each row in turn, stopping at the first
     /// new row that does not fit. Shards are searched in parallel in the
     /// current rayon pool, each in batch order.
-    pub(crate) fn insert_batch(&mut self, batch: &[u32], limit: u64, placed: &mut Vec<Placed>) {
+    pub(crate) fn insert_batch(
+        &mut self,
+        batch: &[u32],
+        hashes: &[u64],
+        limit: u64,
+        placed: &mut Vec<Placed>,
+    ) {
         let w = self.width.max(1);
         let n = batch.len() / w;
+        debug_assert_eq!(hashes.len(), n, "relaxlab internal error: batch hashes");
         placed.clear();
         if n < PARALLEL_MIN || rayon::current_num_threads() == 1 {
-            return self.insert_each(batch, limit, placed);
+            return self.insert_each(batch, hashes, limit, placed);
         }
         let candidate = |k: usize| &batch[k * w..(k + 1) * w];
-        // Each row's hash, and the rows of each shard in batch order.
-        let hashes: Vec<u64> = (0..n).map(|k| hash_of(candidate(k))).collect();
+        // The rows of each shard in batch order.
         let mut by_shard: Vec<Vec<u32>> = vec![Vec::new(); SHARDS];
         for (k, &h) in hashes.iter().enumerate() {
             by_shard[shard_of(h)].push(k as u32);
@@ -287,7 +315,8 @@ mod tests {
                 .num_threads(2)
                 .build()
                 .expect("a pool");
-            pool.install(|| many.insert_batch(&rows(batch), limit, &mut placed));
+            let hashes: Vec<u64> = batch.iter().map(|&(a, b)| hash_row(&[a, b])).collect();
+            pool.install(|| many.insert_batch(&rows(batch), &hashes, limit, &mut placed));
             // A refused row may repeat: the sequential insert refuses it
             // again (it is still not stored), and the batch calls its
             // repeats `Old` (one pending entry). Both store nothing.
