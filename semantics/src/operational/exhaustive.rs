@@ -699,9 +699,14 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         };
         let changed = changed.map(lookup);
         let child = child.map(lookup);
-        let mem = match self.mems.find(&mem) {
-            Some(id) => Comp::Known(id),
-            None => Comp::New(mem),
+        let parent = stored[n] & !RACY;
+        let mem = if M::same_state(&mem, self.mems.get(parent)) {
+            Comp::Known(parent)
+        } else {
+            match self.mems.find(&mem) {
+                Some(id) => Comp::Known(id),
+                None => Comp::New(mem),
+            }
         };
         let known = |c: &Option<(usize, Comp<Box<[Value]>>)>| !matches!(c, Some((_, Comp::New(_))));
         if let (Comp::Known(mid), true, true) = (&mem, known(&changed), known(&child)) {

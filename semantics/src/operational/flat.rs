@@ -44,6 +44,12 @@ impl Segs {
         Segs(words.into())
     }
 
+    /// Are `self` and `other` one shared allocation (and so equal)?
+    #[inline]
+    pub(crate) fn ptr_eq(&self, other: &Segs) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// The number of segments.
     #[inline]
     pub(crate) fn len(&self) -> usize {

@@ -101,6 +101,11 @@ impl MemoryModel for Pslo {
         "pslo"
     }
 
+    /// A load or a barrier returns its state's own handle ([`Segs`]).
+    fn same_state(a: &Segs, b: &Segs) -> bool {
+        a.ptr_eq(b)
+    }
+
     fn initial(&self, program: &Program) -> Segs {
         let mem: Vec<Value> = program.locations.iter().map(|l| l.init).collect();
         let nloc = mem.len();
