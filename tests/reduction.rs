@@ -176,3 +176,38 @@ fn races_are_the_same_reduced_and_full() {
         }
     }
 }
+
+/// The unreduced search, on one worker thread and on two, gives equal
+/// tables (witnesses and state counts included), complete and cut short
+/// by the state bound, on bench tests whose chunks send batches of
+/// thousands of rows to the state table, so that two threads divide them
+/// (`StateTable::insert_batch`) and the merge interns components in
+/// between.
+#[test]
+fn full_search_is_the_same_on_one_and_two_threads() {
+    for name in [
+        "litmus/bench/bench-SB4x4.litmus",
+        "litmus/bench/bench-peterson3.litmus",
+    ] {
+        let file = relaxlab::files::read(std::path::Path::new(name)).unwrap();
+        let program = relaxlab::load::program(&file).unwrap();
+        for model in [OpModel::Tso, OpModel::Pso, OpModel::C11r] {
+            for max_states in [10_000_000, 123_457] {
+                let s = Settings {
+                    max_states,
+                    ..settings(Reduction::None)
+                };
+                let on = |threads: usize| {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .expect("a pool");
+                    pool.install(|| engine::run(&program, ModelKey::Op(model), &s).unwrap())
+                };
+                let (one, two) = (on(1), on(2));
+                assert!(one.stats.states > 100_000 || max_states < 10_000_000);
+                assert_eq!(one, two, "{name} under {} ({max_states})", model.name());
+            }
+        }
+    }
+}

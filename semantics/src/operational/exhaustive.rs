@@ -13,6 +13,16 @@
 //! Numbering, and so every witness and every table, is therefore the same
 //! whatever the number of worker threads (ARCHITECTURE.md invariant 3).
 //!
+//! The state table is probed once per successor. Expansion builds and
+//! hashes the row of every successor whose components are all interned,
+//! in parallel, and sends it to the merge without looking it up: the
+//! batch insert finds the ones already stored (`Placed::Old`), so a new
+//! state costs one probe, not a failed lookup and then an insert. Only the
+//! reduced search looks successors up while expanding, because its cycle
+//! proviso needs their numbers, as does the pass that records the graph
+//! to confirm races. Successor rows and hashes are kept per block of
+//! [`BLOCK`] states, so that expanding a state allocates nothing for them.
+//!
 //! Deduplication is exact. A stored state is a row of `u32`: one interned
 //! id per thread component (program counter and registers), then the
 //! interned id of the memory state with the `racy` bit on top (see
