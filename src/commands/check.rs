@@ -56,27 +56,30 @@ enum FileResult {
 struct CatContext {
     keys: std::collections::BTreeMap<String, std::path::PathBuf>,
     search: Vec<std::path::PathBuf>,
-    /// The models compiled so far, by path: files are checked in parallel
+    /// The models compiled so far, by canonical path: files are checked in parallel
     /// and many name the same model, which is compiled once and whose
     /// warnings are printed once, after the run.
     loaded: std::sync::Mutex<BTreeMap<std::path::PathBuf, std::sync::Arc<crate::cat::CatFile>>>,
 }
 
 impl CatContext {
-    /// The model in `path`, compiled on first use.
+    /// The model in `path`, compiled on first use. Models are known by
+    /// their canonical path, so that two spellings of one file
+    /// (`../m.cat`, `../../cats/m.cat`) compile it once.
     fn load(
         &self,
         path: &std::path::Path,
     ) -> Result<std::sync::Arc<crate::cat::CatFile>, miette::Report> {
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let lock = || self.loaded.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(cat) = lock().get(path) {
+        if let Some(cat) = lock().get(&key) {
             return Ok(cat.clone());
         }
         // Compiled outside the lock; a model two threads compile at once
         // is kept once.
         let cat = crate::cat::load(path, &self.search).map_err(miette::Report::new)?;
         Ok(lock()
-            .entry(path.to_path_buf())
+            .entry(key)
             .or_insert_with(|| std::sync::Arc::new(cat))
             .clone())
     }
