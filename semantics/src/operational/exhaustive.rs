@@ -396,10 +396,6 @@ struct Explorer<'p, M: MemoryModel> {
     max_states: u64,
     /// The future footprints, when the search is reduced.
     futures: Option<Futures>,
-    /// Does expansion look successors up in the state table? Only the
-    /// reduction needs their numbers then (its cycle proviso); otherwise
-    /// the merge's batch insert finds the stored ones ([`Self::classify`]).
-    probe: bool,
     threads: Vec<Interner<Box<[Value]>>>,
     mems: Interner<M::State>,
     states: StateTable,
@@ -434,7 +430,6 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             // States are numbered by `u32`, below the table's mark bit.
             max_states: max_states.min(MAX_ROWS),
             futures: reduce.then(|| Futures::of(program, model)),
-            probe: reduce,
             threads: (0..n).map(|_| Interner::new()).collect(),
             mems: Interner::new(),
             states: StateTable::new(n + 1),
@@ -667,9 +662,10 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     /// stored (and the caller records where it leads, [`Expansion::note`]).
     ///
     /// A successor is looked up in the state table here only when its
-    /// number matters before the merge (`Explorer::probe`); otherwise the
-    /// merge's insert finds it, one probe of the table per successor
-    /// instead of two for each new one.
+    /// number matters before the merge: in a reduced search (its cycle
+    /// proviso) and when recording the graph. Otherwise the merge's batch
+    /// insert finds it, one probe of the table per successor instead of
+    /// two for each new one.
     fn classify(
         &self,
         stored: &[u32],
@@ -730,7 +726,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             }
             row[n] = mid | if racy { RACY } else { 0 };
             let h = hash_row(row);
-            if self.probe || e.record {
+            if self.futures.is_some() || e.record {
                 if let Some(id) = self.states.find_hashed(row, h) {
                     return Class::Stored(id);
                 }
