@@ -20,11 +20,26 @@
 //! explorer's table, which compares a new state with stored ones of the
 //! same hash tag, rejects most non-matching states on one element's hash,
 //! without walking its clocks and store lists.
+//!
+//! **Hash-consing.** The exhaustive explorer keeps one [`HashCons`] table
+//! per element type and passes every successor state through it
+//! ([`SharedVec::hash_cons`]): an element a step changed is replaced by
+//! the table's node of equal value, if there is one, and becomes that node
+//! otherwise (Filliâtre and Conchon, "Type-safe modular hash-consing",
+//! ML Workshop 2006). Stored states then share every equal element, so two
+//! states that are equal hold the same allocations and compare by
+//! pointer, and an equal element is stored once however many states hold
+//! it. Equality stays by value (a pointer test first): hash-consing only
+//! decides which allocation holds a value, never what two states compare
+//! as, so a state that skipped it (a sampled run's) compares as before.
 
 use std::hash::{Hash, Hasher};
 use std::ops::{Index, IndexMut};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use hashbrown::hash_table::Entry;
+use hashbrown::HashTable;
 
 use smallvec::SmallVec;
 
@@ -44,19 +59,30 @@ impl<T> Node<T> {
     }
 }
 
+/// The low bit of a node's hash word: the node is its table's node for
+/// its value ([`HashCons`]). The hash proper is the word without it, and
+/// always has bit 1 set, so a computed hash is never 0.
+const CONSED: u64 = 1;
+
 impl<T: Hash> Node<T> {
     /// The element's hash, computed once. Threads that race to compute it
     /// store the same value; `Relaxed` suffices, as the value is a function
-    /// of the immutable element.
+    /// of the immutable element. (A store that overwrites the [`CONSED`]
+    /// mark only costs a second table lookup.)
     fn hash(&self) -> u64 {
         match self.hash.load(Ordering::Relaxed) {
             0 => {
-                let h = crate::operational::hash_of(&self.value).max(1);
+                let h = (crate::operational::hash_of(&self.value) | 2) & !CONSED;
                 self.hash.store(h, Ordering::Relaxed);
                 h
             }
-            h => h,
+            h => h & !CONSED,
         }
+    }
+
+    /// Is this node its [`HashCons`] table's node for its value?
+    fn consed(&self) -> bool {
+        self.hash.load(Ordering::Relaxed) & CONSED != 0
     }
 }
 
@@ -97,6 +123,72 @@ impl<T: Hash> Hash for SharedVec<T> {
         state.write_usize(self.0.len());
         for x in &self.0 {
             state.write_u64(x.hash());
+        }
+    }
+}
+
+/// How many shards a [`HashCons`] table has: enough that the explorer's
+/// threads rarely wait for one another's lookups.
+const CONS_SHARDS: usize = 64;
+
+/// A hash-consing table (module docs): one node per distinct element
+/// value, shared by the explorer's threads, each shard behind a lock. It
+/// holds its nodes until it is dropped, with the exploration.
+pub(crate) struct HashCons<T> {
+    shards: Vec<Mutex<HashTable<Arc<Node<T>>>>>,
+}
+
+impl<T> Default for HashCons<T> {
+    fn default() -> Self {
+        HashCons {
+            shards: (0..CONS_SHARDS)
+                .map(|_| Mutex::new(HashTable::new()))
+                .collect(),
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for HashCons<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HashCons")
+    }
+}
+
+impl<T: Hash + Eq> HashCons<T> {
+    /// Replaces `x` by the table's node of equal value, or makes it that
+    /// node.
+    fn cons(&self, x: &mut Arc<Node<T>>) {
+        let h = x.hash();
+        let shard = (h >> 58) as usize % CONS_SHARDS;
+        // A poisoned shard only means another thread panicked mid-lookup;
+        // the table is still a set of valid nodes.
+        let mut table = self.shards[shard]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let equal = |y: &Arc<Node<T>>| Arc::ptr_eq(y, x) || (y.hash() == h && y.value == x.value);
+        match table.entry(h, equal, |y| y.hash()) {
+            Entry::Occupied(e) => *x = Arc::clone(e.get()),
+            Entry::Vacant(v) => {
+                v.insert(Arc::clone(x));
+            }
+        }
+        x.hash.fetch_or(CONSED, Ordering::Relaxed);
+    }
+}
+
+impl<T: Hash + Eq + Clone> SharedVec<T> {
+    /// Hash-conses every element that is not its table's node yet (the
+    /// ones a step changed, module docs), after `inner` has hash-consed
+    /// what the element holds (when no other state holds the element).
+    pub(crate) fn hash_cons(&mut self, table: &HashCons<T>, mut inner: impl FnMut(&mut T)) {
+        for x in &mut self.0 {
+            if x.consed() {
+                continue;
+            }
+            if let Some(node) = Arc::get_mut(x) {
+                inner(&mut node.value);
+            }
+            table.cons(x);
         }
     }
 }
@@ -184,6 +276,35 @@ mod tests {
         assert_eq!(
             tail.iter().cloned().collect::<Vec<_>>(),
             vec![vec![2], vec![3]]
+        );
+    }
+
+    #[test]
+    fn hash_consing_shares_equal_elements_and_keeps_equality() {
+        use super::HashCons;
+        let table = HashCons::default();
+        let inner = |_: &mut Vec<u32>| {};
+        let mut a: SharedVec<Vec<u32>> = [vec![1], vec![2]].into_iter().collect();
+        a.hash_cons(&table, inner);
+        // Built apart, equal by value: the same allocations once consed.
+        let mut b: SharedVec<Vec<u32>> = [vec![1], vec![2]].into_iter().collect();
+        assert!(!std::ptr::eq(&a[0], &b[0]));
+        b.hash_cons(&table, inner);
+        assert!(std::ptr::eq(&a[0], &b[0]) && std::ptr::eq(&a[1], &b[1]));
+        // A changed element is consed again; an unequal one stays apart.
+        let mut c = b.clone();
+        c[1].push(3);
+        c.hash_cons(&table, inner);
+        assert!(std::ptr::eq(&c[0], &a[0]) && !std::ptr::eq(&c[1], &a[1]));
+        assert_ne!(a, c);
+        c[1].pop();
+        assert!(!std::ptr::eq(&c[1], &a[1]), "changed, not consed yet");
+        assert_eq!(a, c, "equal by value before consing");
+        c.hash_cons(&table, inner);
+        assert!(std::ptr::eq(&c[1], &a[1]));
+        assert_eq!(
+            crate::operational::hash_of(&a),
+            crate::operational::hash_of(&c)
         );
     }
 

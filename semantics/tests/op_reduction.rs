@@ -534,6 +534,10 @@ impl<M: MemoryModel> Mutant<M> {
 
 impl<M: MemoryModel> MemoryModel for Mutant<M> {
     type State = M::State;
+    type Consing = M::Consing;
+    fn hash_cons(&self, s: &mut M::State, tables: &M::Consing) {
+        self.inner.hash_cons(s, tables)
+    }
     fn name(&self) -> &'static str {
         self.inner.name()
     }

@@ -8,7 +8,7 @@ use super::rules::{
     atomic, atomic_fence, atomic_load, atomic_rmw, atomic_store, cas_failures, end, fork, join,
     Memory, Strength,
 };
-use super::state::{C11State, Loc};
+use super::state::{C11Consing, C11State, Loc};
 use crate::dependence::Footprint;
 use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, Value, WriteOrd};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
@@ -313,6 +313,11 @@ fn final_value_of(state: &C11State, loc: LocId) -> Value {
 
 impl MemoryModel for C11r {
     type State = C11State;
+    type Consing = C11Consing;
+
+    fn hash_cons(&self, state: &mut C11State, tables: &C11Consing) {
+        state.hash_cons(tables);
+    }
 
     fn name(&self) -> &'static str {
         "c11r"
@@ -356,6 +361,11 @@ impl MemoryModel for C11r {
 
 impl MemoryModel for ScRaces {
     type State = C11State;
+    type Consing = C11Consing;
+
+    fn hash_cons(&self, state: &mut C11State, tables: &C11Consing) {
+        state.hash_cons(tables);
+    }
 
     fn name(&self) -> &'static str {
         "sc"

@@ -5,7 +5,7 @@
 //! `Hash` are deterministic; nothing is a hash map.
 
 use super::threads::ThreadClockState;
-use crate::shared_vec::SharedVec;
+use crate::shared_vec::{HashCons, SharedVec};
 use smallvec::SmallVec;
 
 use super::vclock::{Epoch, VClock};
@@ -257,6 +257,28 @@ impl C11State {
             sw: VClock::bottom(),
             locs,
         }
+    }
+}
+
+/// The hash-consing tables of [`C11State`] (`crate::shared_vec`): one per
+/// kind of shared element.
+#[derive(Debug, Default)]
+pub struct C11Consing {
+    threads: HashCons<ThreadClocks>,
+    locs: HashCons<Loc>,
+    stores: HashCons<StoreElem>,
+}
+
+impl C11State {
+    /// Hash-conses the thread clocks, locations and store elements a step
+    /// changed ([`crate::model::MemoryModel::hash_cons`]).
+    pub(crate) fn hash_cons(&mut self, tables: &C11Consing) {
+        self.threads.hash_cons(&tables.threads, |_| {});
+        self.locs.hash_cons(&tables.locs, |loc| {
+            if let Loc::Atomic(a) = loc {
+                a.stores.hash_cons(&tables.stores, |_| {});
+            }
+        });
     }
 }
 

@@ -26,9 +26,19 @@ pub(crate) type Epoch = u32;
 /// A vector clock.
 ///
 /// Invariant: `entries` has no trailing zero (canonical form).
-#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct VClock {
     entries: SmallVec<[Epoch; 4]>,
+}
+
+impl Clone for VClock {
+    /// A copy of the epochs in one move (`SmallVec`'s own `clone` pushes
+    /// them one by one): every step copies its thread's six clocks.
+    fn clone(&self) -> Self {
+        VClock {
+            entries: SmallVec::from_slice(&self.entries),
+        }
+    }
 }
 
 impl VClock {

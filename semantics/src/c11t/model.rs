@@ -2,7 +2,7 @@
 
 use super::races::{na_read, na_write};
 use super::rules::{atomic_fence, atomic_load, atomic_rmw, atomic_store, finish, fork, join};
-use super::state::{C11tState, Loc};
+use super::state::{C11tConsing, C11tState, Loc};
 use crate::c11::rules::Strength;
 use crate::c11::threads::ThreadClockState;
 use crate::dependence::{Footprint, InternalAgent};
@@ -292,6 +292,11 @@ fn settle_steps(state: &C11tState, out: &mut Vec<(C11tState, Event)>) {
 
 impl MemoryModel for C11t {
     type State = C11tState;
+    type Consing = C11tConsing;
+
+    fn hash_cons(&self, state: &mut C11tState, tables: &C11tConsing) {
+        state.hash_cons(tables);
+    }
 
     fn name(&self) -> &'static str {
         "c11t"

@@ -7,7 +7,7 @@
 //! `Hash` are deterministic; nothing is a hash map.
 
 use crate::c11::threads::ThreadClockState;
-use crate::shared_vec::SharedVec;
+use crate::shared_vec::{HashCons, SharedVec};
 
 use super::graph::{MoGraph, NodeId};
 use crate::c11::state::{NaLoc, ThreadClocks};
@@ -104,6 +104,22 @@ impl C11tState {
             sw: VClock::bottom(),
             locs,
         }
+    }
+}
+
+/// The hash-consing tables of [`C11tState`] (`crate::shared_vec`).
+#[derive(Debug, Default)]
+pub struct C11tConsing {
+    threads: HashCons<ThreadClocks>,
+    locs: HashCons<Loc>,
+}
+
+impl C11tState {
+    /// Hash-conses the thread clocks and locations a step changed
+    /// ([`crate::model::MemoryModel::hash_cons`]).
+    pub(crate) fn hash_cons(&mut self, tables: &C11tConsing) {
+        self.threads.hash_cons(&tables.threads, |_| {});
+        self.locs.hash_cons(&tables.locs, |_| {});
     }
 }
 

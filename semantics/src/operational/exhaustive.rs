@@ -29,6 +29,14 @@
 //! [`super::intern`], [`super::state_table`]). No fingerprint ever stands
 //! for a state.
 //!
+//! Before a memory state is looked up, the model hash-conses it
+//! ([`MemoryModel::hash_cons`], `crate::shared_vec`): the parts its step
+//! changed are replaced by equal parts of states met before. The C11
+//! models' states are then equal exactly when they hold the same parts,
+//! so a lookup compares pointers where it compared clocks and store
+//! lists, and a part shared by many states is stored once. This changes
+//! which allocation holds a value, never a comparison's answer.
+//!
 //! Each state keeps its parent (one `u32`), so breadth-first order gives a
 //! shortest witness for every outcome, failure and race: it is rebuilt at
 //! the end by replaying, from each state on the path, the first move (in
@@ -398,6 +406,9 @@ struct Explorer<'p, M: MemoryModel> {
     futures: Option<Futures>,
     threads: Vec<Interner<Box<[Value]>>>,
     mems: Interner<M::State>,
+    /// The model's hash-consing tables: every memory state passes through
+    /// them before it is looked up in `mems`.
+    consing: M::Consing,
     states: StateTable,
     parent: Vec<u32>,
     rows: BTreeMap<Vec<Value>, RowAcc>,
@@ -432,6 +443,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             futures: reduce.then(|| Futures::of(program, model)),
             threads: (0..n).map(|_| Interner::new()).collect(),
             mems: Interner::new(),
+            consing: M::Consing::default(),
             states: StateTable::new(n + 1),
             parent: Vec::new(),
             rows: BTreeMap::new(),
@@ -465,10 +477,11 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
                 self.failures.insert(kind, At::Start);
             }
             Err(Ended::Discarded) => {}
-            Ok((comps, mem)) => {
+            Ok((comps, mut mem)) => {
                 for (t, c) in comps.into_iter().enumerate() {
                     self.row[t] = self.threads[t].intern(c);
                 }
+                self.interp.model.hash_cons(&mut mem, &self.consing);
                 let n = self.row.len() - 1;
                 self.row[n] = self.mems.intern(mem);
                 let row = std::mem::take(&mut self.row);
@@ -683,7 +696,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         if let Some(ev) = m.event.as_ref().filter(|_| !discarded) {
             e.races.extend(ev.races.iter().map(|r| (key, *r)));
         }
-        let (mem, changed, child, racy) = match m.next {
+        let (mut mem, changed, child, racy) = match m.next {
             Next::Ended(Ended::Failed(kind)) => {
                 e.failures.push((key, kind));
                 return Class::Ended { failed: true };
@@ -709,6 +722,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mem = if M::same_state(&mem, self.mems.get(parent)) {
             Comp::Known(parent)
         } else {
+            self.interp.model.hash_cons(&mut mem, &self.consing);
             match self.mems.find(&mem) {
                 Some(id) => Comp::Known(id),
                 None => Comp::New(mem),

@@ -234,6 +234,11 @@ impl<M: MemoryModel> Collecting<'_, M> {
 
 impl<M: MemoryModel> MemoryModel for Collecting<'_, M> {
     type State = PairState<M::State>;
+    type Consing = M::Consing;
+
+    fn hash_cons(&self, state: &mut Self::State, tables: &M::Consing) {
+        self.inner.hash_cons(&mut state.inner, tables);
+    }
 
     fn name(&self) -> &'static str {
         self.inner.name()

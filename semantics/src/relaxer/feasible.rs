@@ -433,6 +433,11 @@ fn resets(kind: FenceKind) -> bool {
 
 impl<M: MemoryModel> MemoryModel for Tracked<'_, M> {
     type State = TrackedState<M::State>;
+    type Consing = M::Consing;
+
+    fn hash_cons(&self, state: &mut Self::State, tables: &M::Consing) {
+        self.inner.hash_cons(&mut state.inner, tables);
+    }
 
     fn name(&self) -> &'static str {
         self.inner.name()

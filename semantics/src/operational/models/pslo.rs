@@ -96,6 +96,7 @@ pub struct Pslo;
 
 impl MemoryModel for Pslo {
     type State = Segs;
+    type Consing = ();
 
     fn name(&self) -> &'static str {
         "pslo"

@@ -52,6 +52,7 @@ pub struct Pso;
 
 impl MemoryModel for Pso {
     type State = Segs;
+    type Consing = ();
 
     fn name(&self) -> &'static str {
         "pso"

@@ -34,6 +34,7 @@ pub struct Sc;
 
 impl MemoryModel for Sc {
     type State = Box<[Value]>;
+    type Consing = ();
 
     fn name(&self) -> &'static str {
         "sc"

@@ -64,6 +64,7 @@ pub struct Tso;
 
 impl MemoryModel for Tso {
     type State = Segs;
+    type Consing = ();
 
     fn name(&self) -> &'static str {
         "tso"
