@@ -193,9 +193,10 @@ pub trait MemoryModel: Send + Sync {
 
     /// Makes the parts of `state` a step changed share the equal parts of
     /// states met before (hash-consing, `crate::shared_vec`), so that the
-    /// explorer compares stored states by pointer and stores each part
-    /// once. Never changes what `state` is equal to. The explorer calls it
-    /// on every state before looking it up; the default does nothing.
+    /// explorer compares states with stored ones by pointer and stores
+    /// each part once. Never changes what `state` is equal to. The
+    /// explorer calls it on every state it is about to store; the default
+    /// does nothing.
     fn hash_cons(&self, _state: &mut Self::State, _tables: &Self::Consing) {}
 
     /// The state after the init writes, before any thread runs.

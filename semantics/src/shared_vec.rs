@@ -22,14 +22,14 @@
 //! without walking its clocks and store lists.
 //!
 //! **Hash-consing.** The exhaustive explorer keeps one [`HashCons`] table
-//! per element type and passes every successor state through it
+//! per element type and passes every state it stores through it
 //! ([`SharedVec::hash_cons`]): an element a step changed is replaced by
 //! the table's node of equal value, if there is one, and becomes that node
 //! otherwise (Filliâtre and Conchon, "Type-safe modular hash-consing",
-//! ML Workshop 2006). Stored states then share every equal element, so two
-//! states that are equal hold the same allocations and compare by
-//! pointer, and an equal element is stored once however many states hold
-//! it. Equality stays by value (a pointer test first): hash-consing only
+//! ML Workshop 2006). Stored states then share every equal element: an
+//! equal element is stored once however many states hold it, and a
+//! successor (its parent's elements, except those its step changed)
+//! compares with a stored state by pointer except for the changed ones. Equality stays by value (a pointer test first): hash-consing only
 //! decides which allocation holds a value, never what two states compare
 //! as, so a state that skipped it (a sampled run's) compares as before.
 
@@ -135,14 +135,19 @@ const CONS_SHARDS: usize = 64;
 /// value, shared by the explorer's threads, each shard behind a lock. It
 /// holds its nodes until it is dropped, with the exploration.
 pub(crate) struct HashCons<T> {
-    shards: Vec<Mutex<HashTable<Arc<Node<T>>>>>,
+    shards: Vec<Shard<T>>,
 }
+
+/// A shard of a [`HashCons`] table, alone on its cache line, so that two
+/// threads locking neighbouring shards do not contend for one line.
+#[repr(align(64))]
+struct Shard<T>(Mutex<HashTable<Arc<Node<T>>>>);
 
 impl<T> Default for HashCons<T> {
     fn default() -> Self {
         HashCons {
             shards: (0..CONS_SHARDS)
-                .map(|_| Mutex::new(HashTable::new()))
+                .map(|_| Shard(Mutex::new(HashTable::new())))
                 .collect(),
         }
     }
@@ -159,20 +164,26 @@ impl<T: Hash + Eq> HashCons<T> {
     /// node.
     fn cons(&self, x: &mut Arc<Node<T>>) {
         let h = x.hash();
-        let shard = (h >> 58) as usize % CONS_SHARDS;
+        // Bits that neither the shard's bucket index (the low bits) nor
+        // hashbrown's 7-bit tag (the top ones) reads: a shard keyed by
+        // the top bits would leave its entries one bit of tag.
+        let shard = (h >> 40) as usize % CONS_SHARDS;
         // A poisoned shard only means another thread panicked mid-lookup;
         // the table is still a set of valid nodes.
         let mut table = self.shards[shard]
+            .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let equal = |y: &Arc<Node<T>>| Arc::ptr_eq(y, x) || (y.hash() == h && y.value == x.value);
         match table.entry(h, equal, |y| y.hash()) {
+            // The table's node is marked already: no write to a node that
+            // every thread reads.
             Entry::Occupied(e) => *x = Arc::clone(e.get()),
             Entry::Vacant(v) => {
+                x.hash.fetch_or(CONSED, Ordering::Relaxed);
                 v.insert(Arc::clone(x));
             }
         }
-        x.hash.fetch_or(CONSED, Ordering::Relaxed);
     }
 }
 

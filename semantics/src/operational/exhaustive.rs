@@ -29,13 +29,16 @@
 //! [`super::intern`], [`super::state_table`]). No fingerprint ever stands
 //! for a state.
 //!
-//! Before a memory state is looked up, the model hash-conses it
-//! ([`MemoryModel::hash_cons`], `crate::shared_vec`): the parts its step
-//! changed are replaced by equal parts of states met before. The C11
-//! models' states are then equal exactly when they hold the same parts,
-//! so a lookup compares pointers where it compared clocks and store
-//! lists, and a part shared by many states is stored once. This changes
-//! which allocation holds a value, never a comparison's answer.
+//! A memory state that is not stored yet is hash-consed before it goes to
+//! the merge ([`MemoryModel::hash_cons`], `crate::shared_vec`): the parts
+//! its step changed are replaced by equal parts of states met before. The
+//! C11 models' stored states then share every equal part, so a part held
+//! by many states is stored once, and a successor, which holds its
+//! parent's parts except the ones its step changed, is compared with a
+//! stored state by pointer except for those. A successor found stored is
+//! not hash-consed: that would touch the shared parts' reference counts
+//! from both worker threads for nothing. Hash-consing changes which
+//! allocation holds a value, never a comparison's answer.
 //!
 //! Each state keeps its parent (one `u32`), so breadth-first order gives a
 //! shortest witness for every outcome, failure and race: it is rebuilt at
@@ -722,10 +725,12 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
         let mem = if M::same_state(&mem, self.mems.get(parent)) {
             Comp::Known(parent)
         } else {
-            self.interp.model.hash_cons(&mut mem, &self.consing);
             match self.mems.find(&mem) {
                 Some(id) => Comp::Known(id),
-                None => Comp::New(mem),
+                None => {
+                    self.interp.model.hash_cons(&mut mem, &self.consing);
+                    Comp::New(mem)
+                }
             }
         };
         let known = |c: &Option<(usize, Comp<Box<[Value]>>)>| !matches!(c, Some((_, Comp::New(_))));
