@@ -342,3 +342,70 @@ fn the_axiomatic_refusal_of_a_loop_points_at_it() {
     );
     assert!(err.contains("--unroll"), "{err}");
 }
+
+/// A test of `threads` threads, each storing to `x` (so no two commute).
+fn threads_storing(threads: usize) -> String {
+    let mut src = String::from("test T\ninit { x = 0; }\n");
+    for i in 0..threads {
+        src.push_str(&format!("thread P{i} {{ store(x, {i}, rlx); }}\n"));
+    }
+    src.push_str("exists (x = 1)\n");
+    src
+}
+
+/// Past 1,024 threads a test is refused with a diagnostic at the first
+/// thread too many, in relaxlab's syntax and in herd's C format; 10^5
+/// threads once overflowed the axiomatic engine's stack and took the
+/// operational one past 20 GB before any bound was polled.
+#[test]
+fn too_many_threads_are_refused_at_the_first_one_too_many() {
+    let dir = scratch("threads");
+    std::fs::write(dir.join("t.litmus"), threads_storing(N)).unwrap();
+    let mut c = String::from("C T\n{ x = 0; }\n");
+    for i in 0..1025 {
+        c.push_str(&format!(
+            "P{i} (atomic_int* x) {{ atomic_store_explicit(x, 1, memory_order_relaxed); }}\n"
+        ));
+    }
+    c.push_str("exists (x=1)\n");
+    std::fs::write(dir.join("c.litmus"), c).unwrap();
+    for (file, count) in [("t.litmus", N), ("c.litmus", 1025)] {
+        for engine in [["--model", "tso"], ["--axiomatic", "sc"]] {
+            let (code, _, err) = binary(&dir, &["run", file, engine[0], engine[1]]);
+            assert_eq!(code, Some(2), "{file} {engine:?}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "{count} threads: relaxlab explores programs of at most 1024"
+                )) && err.contains("thread 1025"),
+                "{file} {engine:?}: {err}"
+            );
+        }
+    }
+}
+
+/// 1,024 threads that all store to one location: each state has 1,024
+/// successors of 1,025 words, so a chunk of the usual 16,384 states would
+/// build 68 GB of rows before its merge. Under a 3 GB address-space limit
+/// the bounds still stop the search (exit 3), where a full chunk aborted
+/// on a failed allocation.
+#[cfg(unix)]
+#[test]
+fn the_bounds_hold_on_a_test_of_many_threads() {
+    let dir = scratch("wide");
+    std::fs::write(dir.join("t.litmus"), threads_storing(1024)).unwrap();
+    let exe = env!("CARGO_BIN_EXE_relaxlab");
+    for bound in ["--max-states 100000", "--max-memory 700M"] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 3000000 && exec '{exe}' run t.litmus --model sc --reduction none --jobs 2 {bound}"
+            ))
+            .current_dir(&dir)
+            .output()
+            .expect("sh runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(3), "{bound}: {err}");
+        assert!(text.contains("PARTIAL: stopped"), "{bound}: {text}");
+    }
+}

@@ -306,6 +306,17 @@ pub enum LowerError {
         #[help]
         help: String,
     },
+    #[error("{count} threads: relaxlab explores programs of at most {max}")]
+    #[diagnostic(
+        code(relaxlab::lower::too_many_threads),
+        help("every engine enumerates the threads' interleavings or orders, which grow exponentially with their number: split the test")
+    )]
+    TooManyThreads {
+        count: usize,
+        max: usize,
+        #[label("thread {}", max + 1)]
+        span: SourceSpan,
+    },
     #[error("`fork` inside a `while` loop")]
     #[diagnostic(
         code(relaxlab::lower::fork_in_loop),

@@ -5,3 +5,4 @@ mod program;
 mod stmt;
 
 pub(crate) use program::lower;
+pub use program::MAX_THREADS;

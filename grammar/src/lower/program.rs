@@ -59,6 +59,13 @@ pub(super) struct Lowerer<'t> {
     pub(super) threads: Vec<ThreadCode>,
 }
 
+/// The most threads (top-level and forked) a test may have. Every engine
+/// enumerates interleavings or orders whose number grows exponentially
+/// with the threads; and a state of the exhaustive explorer holds a word
+/// per thread, so one with 10^5 threads and 10^5 successors would need
+/// 40 GB before any bound could stop it.
+pub const MAX_THREADS: usize = 1024;
+
 /// Lowers `test` to a [`Program`], or reports every static error.
 pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
     let mut l = Lowerer {
@@ -75,6 +82,15 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
     };
     l.declare_locations();
     l.declare_threads();
+    if let Some(extra) = l.slots.get(MAX_THREADS) {
+        // Nothing past this is worth checking: no engine takes the test.
+        let err = LowerError::TooManyThreads {
+            count: l.slots.len(),
+            max: MAX_THREADS,
+            span: sspan(extra.name.span),
+        };
+        return Err(Errors::new(vec![err.into()]));
+    }
     for t in 0..l.slots.len() {
         let code = l.lower_thread(ThreadId::new(t));
         l.threads.push(code);

@@ -182,6 +182,22 @@ static NO_BUDGET: Budget = Budget {
 /// merge order does not depend on the number of threads.
 const CHUNK: usize = 1 << 14;
 
+/// About how many words of successor rows a chunk may build before its
+/// merge (64 MiB): a program with many threads has wide rows and many
+/// successors per state, and its chunks are made smaller so that the
+/// bounds, polled after each chunk, can stop the search before one
+/// chunk's successors fill the memory.
+const CHUNK_WORDS: usize = 1 << 24;
+
+/// How many states a chunk holds for rows of `width` words: [`CHUNK`],
+/// or fewer when each state may have about `width` successors of `width`
+/// words that would together pass [`CHUNK_WORDS`]. A function of the
+/// program alone, and numbering does not depend on it: a chunk's merge
+/// numbers its rows as one at a time would.
+fn chunk_states(width: usize) -> usize {
+    (CHUNK_WORDS / width.saturating_mul(width).max(1)).clamp(1, CHUNK)
+}
+
 /// The bit of a row's last word that marks a racy state.
 const RACY: u32 = 1 << 31;
 
@@ -424,6 +440,8 @@ struct Explorer<'p, M: MemoryModel> {
     batch: Batch,
     /// Where each breadth-first level ends (the first state after it).
     levels: Vec<u32>,
+    /// The states of a chunk ([`chunk_states`]).
+    chunk: usize,
     /// The states expanded so far: `0..expanded`.
     expanded: u32,
     /// Can an execution be discarded (an `assume`, or a `filter`)? Then
@@ -457,6 +475,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             row: vec![0; n + 1],
             batch: Batch::default(),
             levels: Vec::new(),
+            chunk: chunk_states(n + 1),
             expanded: 0,
             may_discard: program.filter.is_some()
                 || program.threads.iter().any(|t| {
@@ -508,7 +527,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             self.levels.push(hi as u32);
             let mut start = lo;
             while start < hi && self.bound.is_none() {
-                let end = (start + CHUNK).min(hi);
+                let end = (start + self.chunk).min(hi);
                 let expansions = self.expand_chunk(start..end, hi as u32, false);
                 self.merge_chunk(expansions);
                 self.expanded = end as u32;
@@ -909,7 +928,7 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
             let hi = (level_end as usize).min(expanded);
             let mut start = lo;
             while start < hi {
-                let end = (start + CHUNK).min(hi);
+                let end = (start + self.chunk).min(hi);
                 let blocks = self.expand_chunk(start..end, level_end, true);
                 for e in blocks.into_iter().flat_map(|b| b.expansions) {
                     let failed = e.edges.iter().any(|(_, t)| *t == Target::Failed);
