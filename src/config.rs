@@ -141,7 +141,7 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{} is not a valid relaxlab.toml", path.display())]
+    #[error("{} is not a valid relaxlab.toml: {message}", path.display())]
     #[diagnostic(
         code(relaxlab::config::syntax),
         help("the keys are models, axiomatic, format, mapping, jobs, max_states, max_candidates, unroll, and the [cat] table")
@@ -150,7 +150,7 @@ pub enum ConfigError {
         path: PathBuf,
         #[source_code]
         src: miette::NamedSource<String>,
-        #[label("{message}")]
+        #[label("here")]
         span: Option<miette::SourceSpan>,
         message: String,
     },
@@ -165,6 +165,18 @@ pub enum ConfigError {
         message: String,
         help: String,
     },
+}
+
+/// `span`, or, when it is empty at the end of `text` (an unclosed array
+/// or string), the last character that is not blank, so the label has
+/// something to point at.
+fn visible(text: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let end = text.trim_end().len();
+    if span.start < end {
+        return span;
+    }
+    let last = text[..end].chars().next_back().map_or(0, char::len_utf8);
+    end - last..end
 }
 
 impl Config {
@@ -187,7 +199,7 @@ impl Config {
         let mut config: Config = toml::from_str(&text).map_err(|e| {
             Box::new(ConfigError::Syntax {
                 path: path.to_owned(),
-                span: e.span().map(Into::into),
+                span: e.span().map(|span| visible(&text, span).into()),
                 message: e.message().to_owned(),
                 src: miette::NamedSource::new(path.display().to_string(), text.clone()),
             })

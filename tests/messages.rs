@@ -73,6 +73,14 @@ fn a_bad_model_in_relaxlab_toml_points_into_the_toml() {
     let r = binary_in(Some(&dir), &["run", &sb], b"");
     assert_eq!(r.code, Some(2), "{r:?}");
     assert!(r.err.contains("relaxlab.toml:1:"), "{}", r.err);
+    // An array left open at the end of the file: the error says what
+    // TOML expected, and the label points at the last character written,
+    // not past the end of the file.
+    std::fs::write(dir.join("relaxlab.toml"), "models = [\"sc\", \"tso\"\n").unwrap();
+    let r = binary_in(Some(&dir), &["run", &sb], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(r.err.contains("expected `]`"), "{}", r.err);
+    assert!(r.err.contains("relaxlab.toml:1:21]"), "{}", r.err);
 }
 
 #[test]
