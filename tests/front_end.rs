@@ -409,3 +409,31 @@ fn the_bounds_hold_on_a_test_of_many_threads() {
         assert!(text.contains("PARTIAL: stopped"), "{bound}: {text}");
     }
 }
+
+/// A sampled run of 1,024 threads computes 1,024 moves at each of its
+/// steps; `--timeout` is polled within the run, so the session stops with
+/// no run counted, where it used to finish every run (a minute under
+/// `c11r`) and only then notice the deadline.
+#[test]
+fn a_timeout_stops_a_long_sampled_run() {
+    let dir = scratch("sample");
+    std::fs::write(dir.join("t.litmus"), threads_storing(1024)).unwrap();
+    let (code, out, err) = binary(
+        &dir,
+        &[
+            "run",
+            "t.litmus",
+            "--model",
+            "c11r",
+            "--sample",
+            "2",
+            "--timeout",
+            "0.5",
+        ],
+    );
+    assert_eq!(code, Some(3), "{err}");
+    assert!(
+        out.contains("no execution ended within the bounds") && out.contains("--timeout"),
+        "{out}"
+    );
+}

@@ -12,8 +12,10 @@
 //! per-run step bound (reported as [`BoundHit::MaxSteps`]).
 //!
 //! Runs are computed in chunks of [`RUN_CHUNK`]; the options' [`Budget`]
-//! (interruption, time, memory) is polled after each, and stops the
-//! session with the runs done so far, reported as a bound.
+//! (interruption, time, memory) is polled after each, and within each run
+//! every [`POLL_EVERY`] moves computed, and stops the session with the runs done so
+//! far, reported as a bound: runs `0..n` for the first `n` that the budget
+//! did not stop, so a session stopped early counts a prefix of its runs.
 //!
 //! The table's rows count the runs ending in each outcome; each row and
 //! failure carries the trace of the first run (lowest index) that reached
@@ -83,6 +85,8 @@ enum RunEnd {
     Failed(FailureKind),
     Discarded,
     StepBound,
+    /// The budget ran out during the run: it is not counted.
+    Stopped(BoundHit),
 }
 
 /// One run's result.
@@ -126,9 +130,17 @@ pub fn sample_with_first_runs<M: MemoryModel>(
         let end = done.saturating_add(RUN_CHUNK).min(opts.runs);
         let results: Vec<RunResult> = (done..end)
             .into_par_iter()
-            .map(|i| run_one(interp(), opts, i, None))
+            .map(|i| run_one(interp(), opts, i, None, Some(&opts.budget)))
             .collect();
+        // The runs before the first one the budget stopped, so that the
+        // runs counted are always runs 0..done.
+        let mut counted = end;
         for (i, r) in (done..end).zip(results) {
+            if let RunEnd::Stopped(hit) = r.end {
+                stopped = Some(hit);
+                counted = i;
+                break;
+            }
             steps += r.steps;
             // A discarded run is no execution: its races are not reported.
             if !matches!(r.end, RunEnd::Discarded) {
@@ -147,14 +159,17 @@ pub fn sample_with_first_runs<M: MemoryModel>(
                 RunEnd::Failed(kind) => failures.entry(kind).or_insert((0, i)).0 += 1,
                 RunEnd::Discarded => {}
                 RunEnd::StepBound => cut += 1,
+                RunEnd::Stopped(_) => {}
             }
         }
-        done = end;
-        stopped = opts.budget.exhausted();
+        done = counted;
+        if stopped.is_none() {
+            stopped = opts.budget.exhausted();
+        }
     }
     let witness = |i: u64| {
         let mut trace = Trace::default();
-        run_one(interp(), opts, i, Some(&mut trace));
+        run_one(interp(), opts, i, Some(&mut trace), None);
         trace
     };
     let first_runs = FirstRuns {
@@ -217,7 +232,13 @@ pub fn replay<M: MemoryModel>(
     }
     let program = program_for(program, model, opts.mapping);
     let mut trace = Trace::default();
-    let r = run_one(Interp::new(&program, model), opts, index, Some(&mut trace));
+    let r = run_one(
+        Interp::new(&program, model),
+        opts,
+        index,
+        Some(&mut trace),
+        None,
+    );
     let values = match r.end {
         RunEnd::Final { values, .. } => Some(values),
         _ => None,
@@ -225,13 +246,20 @@ pub fn replay<M: MemoryModel>(
     Some((trace, values))
 }
 
+/// How many moves a run computes (the choices at each step, all of them)
+/// between two polls of its budget.
+const POLL_EVERY: u64 = 256;
+
 /// Run `index`: from the initial state, moves chosen by the strategy until
-/// the run ends.
+/// the run ends, or until `budget` (polled every [`POLL_EVERY`] moves
+/// computed) runs out: a run of a program with many threads can take
+/// seconds, its every step computing a move per thread.
 fn run_one<M: MemoryModel>(
     interp: Interp<'_, M>,
     opts: &SampleOptions,
     index: u64,
     trace: Option<&mut Trace>,
+    budget: Option<&Budget>,
 ) -> RunResult {
     let mut rng = Rng::for_run(opts.seed, index);
     let family = Family::of(interp.model.name());
@@ -253,6 +281,8 @@ fn run_one<M: MemoryModel>(
     let mut delay = Delay::new(family, runner.nthreads());
     let mut moves: Vec<MoveInfo> = Vec::new();
     let (mut steps, mut waits) = (0u64, 0u64);
+    // Moves computed since the budget was last polled.
+    let mut work = 0u64;
     let end = loop {
         if runner.is_final() {
             break match runner.outcome() {
@@ -270,6 +300,13 @@ fn run_one<M: MemoryModel>(
         }
         if steps >= opts.max_steps || waits >= opts.max_steps {
             break RunEnd::StepBound;
+        }
+        work += moves.len() as u64 + 1;
+        if work >= POLL_EVERY {
+            work = 0;
+            if let Some(hit) = budget.and_then(Budget::exhausted) {
+                break RunEnd::Stopped(hit);
+            }
         }
         let choice = match opts.strategy {
             Strategy::Delay => {
