@@ -326,7 +326,7 @@ pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
                 _ if expected.iter().any(|e| e == "\";\"") => {
                     "is a `;` missing before this?".to_string()
                 }
-                _ => "see LANGUAGE.md for the syntax".to_string(),
+                _ => "see the book's language chapter for the syntax".to_string(),
             };
             SyntaxError::UnexpectedToken {
                 found: tok.to_string(),
@@ -352,7 +352,7 @@ pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
             found: "character".to_string(),
             span: sspan(Span::new(location, location + 1)),
             expected: "a token".to_string(),
-            help: "see LANGUAGE.md for the syntax".to_string(),
+            help: "see the book's language chapter for the syntax".to_string(),
         }
         .into(),
         ParseError::User { error } => match error {},
