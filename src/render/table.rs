@@ -414,6 +414,13 @@ pub fn describe_bound(bound: &BoundHit) -> String {
                 plural(*n, "state")
             )
         }
+        // The bound also caps the work of reaching a candidate (the
+        // read-from and coherence choices listed per location, the path
+        // combinations searched): a low bound stops before the first one.
+        BoundHit::MaxCandidates(0) => "stopped before the first candidate execution \
+             (--max-candidates, which also caps the choices searched to build one); \
+             outcomes beyond it are missing"
+            .to_string(),
         BoundHit::MaxCandidates(n) => {
             format!(
                 "stopped after {} (--max-candidates); outcomes beyond it are missing",
