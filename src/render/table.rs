@@ -449,9 +449,15 @@ pub fn describe_bound(bound: &BoundHit) -> String {
                 *millis as f64 / 1000.0
             )
         }
-        BoundHit::MaxMemory { bytes } => {
+        BoundHit::MaxMemory { bytes, baseline: 0 } => {
             format!(
                 "stopped when relaxlab's memory passed {} (--max-memory); outcomes beyond it are missing",
+                super::size(*bytes)
+            )
+        }
+        BoundHit::MaxMemory { bytes, .. } => {
+            format!(
+                "stopped when relaxlab's memory grew by more than {} (--max-memory); outcomes beyond it are missing",
                 super::size(*bytes)
             )
         }
