@@ -88,7 +88,7 @@ impl CatLoader for FsLoader {
             dirs.iter().map(|d| d.join(wanted)).collect()
         };
         for c in &candidates {
-            if let Ok(text) = std::fs::read_to_string(c) {
+            if let Ok(text) = std::fs::read_to_string(c).map(crate::files::without_bom) {
                 let key = key_of(c);
                 self.paths.insert(key.clone(), c.clone());
                 return Ok(Loaded {
@@ -110,13 +110,15 @@ impl CatLoader for FsLoader {
 
 /// Reads and compiles the model in `path`.
 pub fn load(path: &Path, search: &[PathBuf]) -> Result<CatFile, CatError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        CatError::unlocated(
-            "relaxlab::cat::io",
-            format!("cannot read {}: {e}", path.display()),
-            "check that the cat file exists and is readable",
-        )
-    })?;
+    let text = std::fs::read_to_string(path)
+        .map(crate::files::without_bom)
+        .map_err(|e| {
+            CatError::unlocated(
+                "relaxlab::cat::io",
+                format!("cannot read {}: {e}", path.display()),
+                "check that the cat file exists and is readable",
+            )
+        })?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

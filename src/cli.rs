@@ -566,4 +566,9 @@ pub struct ServeArgs {
     /// cores).
     #[arg(long, short = 'j', value_parser = values::jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
+    /// How much one request may grow the server's resident memory (bytes,
+    /// or with K, M, G, T: powers of 1024); a request past it gets what
+    /// was found, marked partial.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = values::memory_size, allow_negative_numbers = true)]
+    pub max_memory: u64,
 }

@@ -151,10 +151,28 @@ pub fn read(path: &Path) -> Result<SourceFile, InputError> {
     text(shown, bytes)
 }
 
-/// The text of a file, or where it stops being UTF-8.
+/// The UTF-8 byte order mark some editors write at the start of a file.
+const BOM: &str = "\u{feff}";
+
+/// `text` without a leading byte order mark: it says nothing in UTF-8,
+/// and every reader of litmus (relaxlab's, herd7's C and X86) and cat
+/// files would see an unexpected invisible character. Spans are offsets
+/// into the text returned, which is also the text diagnostics show.
+pub fn without_bom(mut text: String) -> String {
+    if text.starts_with(BOM) {
+        text.drain(..BOM.len());
+    }
+    text
+}
+
+/// The text of a file (without a leading byte order mark), or where it
+/// stops being UTF-8.
 fn text(path: String, bytes: Vec<u8>) -> Result<SourceFile, InputError> {
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(SourceFile { path, text }),
+        Ok(text) => Ok(SourceFile {
+            path,
+            text: without_bom(text),
+        }),
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
@@ -202,5 +220,14 @@ mod tests {
             ..
         } = *e;
         assert_eq!((offset, line, column, byte), (5, 2, 3, 0xe9));
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_dropped() {
+        let Ok(file) = text("f".into(), b"\xef\xbb\xbftest T\n".to_vec()) else {
+            panic!("refused")
+        };
+        assert_eq!(file.text, "test T\n");
+        assert_eq!(without_bom("a\u{feff}".into()), "a\u{feff}");
     }
 }

@@ -18,6 +18,7 @@ pub fn budget(args: &EngineArgs) -> Budget {
         deadline: None,
         memory: args.max_memory.map(|bytes| MemoryCeiling {
             bytes,
+            baseline: 0,
             probe: resident_bytes,
         }),
     }

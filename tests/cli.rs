@@ -153,6 +153,12 @@ fn a_partial_search_exits_3_and_claims_neither_never_nor_always() {
         out.contains("(axiomatic): not observed in 0 candidates (PARTIAL)"),
         "{out}"
     );
+    // Not "stopped after 0 candidate executions", which reads as a
+    // miscount of a bound of 1.
+    assert!(
+        out.contains("PARTIAL: stopped before the first candidate execution (--max-candidates, "),
+        "{out}"
+    );
 }
 
 #[test]

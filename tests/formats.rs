@@ -113,6 +113,59 @@ fn sampled_rows_carry_the_non_sc_note_and_witnesses_name_their_run() {
     assert!(replayed.contains("outcome:"), "{replayed}");
 }
 
+/// The `--replay` a sampled witness prints is the command that prints it
+/// again: with a strategy other than the default it names it (it used to
+/// print `--replay 5:1` alone, which replays under `uniform` and gives
+/// another outcome).
+#[test]
+fn the_replay_hint_of_a_sampled_witness_names_its_strategy() {
+    let (code, out, _) = relaxlab(&[
+        "run",
+        SB,
+        "--model",
+        "pso",
+        "--sample",
+        "200",
+        "--seed",
+        "5",
+        "--strategy",
+        "delay",
+        "--max-steps",
+        "500",
+        "--witness",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let mut row = None;
+    let mut checked = 0;
+    for line in out.lines() {
+        // An outcome row: `*` or blanks, then the values.
+        let cells = line.trim_start_matches([' ', '*']);
+        if cells.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            let values: Vec<&str> = cells.split_whitespace().take(2).collect();
+            row = Some(format!("P0:r0={} P1:r0={}", values[0], values[1]));
+        }
+        let Some(hint) = line.split_once("(--replay ").map(|(_, h)| h) else {
+            continue;
+        };
+        let hint = hint.trim_end_matches(')');
+        assert!(
+            hint.ends_with(" --strategy delay --max-steps 500"),
+            "{line}"
+        );
+        let mut args = vec!["run", SB, "--model", "pso", "--replay"];
+        args.extend(hint.split(' '));
+        let (code, replayed, err) = relaxlab(&args);
+        assert_eq!(code, 0, "{err}");
+        let expected = row.as_ref().unwrap();
+        assert!(
+            replayed.contains(&format!("outcome: {expected}\n")),
+            "{line} replays to another outcome than {expected}:\n{replayed}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 4, "{out}");
+}
+
 #[test]
 fn dot_graphs_are_named_after_test_model_and_outcome() {
     let (code, out, _) = relaxlab(&[

@@ -264,6 +264,148 @@ fn bad_requests_are_refused_with_a_reason() {
     });
 }
 
+/// `/api/run` checks its numbers and models as `run` checks its flags,
+/// and every refusal, a body axum's JSON extractor refuses included, is
+/// `{"error": ...}` (they were plain text; `"unroll": 1000` ran, `"sample":
+/// 0` answered "not observed" after no run, `["tso", "tso"]` ran twice).
+#[test]
+fn run_requests_are_checked_as_run_checks_its_flags() {
+    on_runtime(async {
+        let app = app(Limits::default());
+        let sb = source("litmus/classic/SB.litmus");
+        for (field, value, says) in [
+            ("unroll", 1000, "must be 0 to 64"),
+            ("unroll", 65, "must be 0 to 64"),
+            ("sample", 0, "--sample"),
+            ("max_states", 0, "--max-states"),
+            ("max_candidates", 0, "--max-candidates"),
+            ("max_steps", 0, "--max-steps"),
+        ] {
+            let mut body = json!({ "source": sb, "models": ["tso"], "sample": 10 });
+            body[field] = json!(value);
+            let (status, answer) = send(&app, "POST", "/api/run", Some(body)).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{field}: {answer}");
+            let error = answer["error"].as_str().unwrap_or_default();
+            assert!(
+                error.contains(field) && error.contains(says),
+                "{field}: {answer}"
+            );
+        }
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": sb, "models": ["ax.tso"], "unroll": 64 })),
+        )
+        .await;
+        assert_eq!(
+            (status, &answer["exit"]),
+            (StatusCode::OK, &json!(0)),
+            "{answer}"
+        );
+        for models in [json!(["tso", "tso"]), json!(["cat:tso", "sc", "cat:tso"])] {
+            let (status, answer) = send(
+                &app,
+                "POST",
+                "/api/run",
+                Some(json!({ "source": sb, "models": models })),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            assert_eq!(answer["exit"], json!(2), "{answer}");
+            assert_eq!(answer["runs"], json!([]), "{answer}");
+            let message = answer["diagnostics"][0]["message"].as_str().unwrap();
+            assert!(message.contains("is named twice"), "{answer}");
+        }
+        // Bodies the JSON extractor refuses: not JSON, a field of the wrong
+        // type, no JSON content type.
+        let request = |body: &str, content_type: Option<&str>| {
+            let mut r = Request::builder()
+                .method("POST")
+                .uri("/api/run")
+                .header("host", format!("127.0.0.1:{PORT}"));
+            if let Some(t) = content_type {
+                r = r.header("content-type", t);
+            }
+            r.body(Body::from(body.to_string())).unwrap()
+        };
+        for (path, body, content_type, expected) in [
+            (
+                "/api/run",
+                "{\"source\": ",
+                Some("application/json"),
+                StatusCode::BAD_REQUEST,
+            ),
+            (
+                "/api/run",
+                "{\"source\": 5}",
+                Some("application/json"),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            (
+                "/api/run",
+                "{\"source\": \"\"}",
+                None,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ),
+            (
+                "/api/step/take",
+                "{\"session\": ",
+                Some("application/json"),
+                StatusCode::BAD_REQUEST,
+            ),
+        ] {
+            let mut r = request(body, content_type);
+            *r.uri_mut() = path.parse().unwrap();
+            let (status, answer) = send_raw(&app, r).await;
+            assert_eq!(status, expected, "{body}: {answer}");
+            assert!(
+                answer["error"].as_str().is_some_and(|e| !e.is_empty()),
+                "{body}: {answer}"
+            );
+        }
+    });
+}
+
+/// Each request gets a memory budget (`serve --max-memory`): an
+/// exploration that grows the server past it stops with a partial table
+/// that says why, as `run --max-memory` does.
+#[test]
+fn a_request_past_its_memory_budget_stops_and_says_so() {
+    if relaxlab::limits::resident_bytes().is_none() {
+        return; // No memory budget where the system does not tell.
+    }
+    on_runtime(async {
+        let app = app(Limits {
+            max_memory: 1 << 20,
+            max_states: u64::MAX,
+            request_timeout: Duration::from_secs(120),
+            ..Limits::default()
+        });
+        // Every state is new: only a bound ends the exploration.
+        let endless = "test Counter\ninit { x = 0; }\nthread P0 {\n  r = 0;\n  while (r >= 0) {\n    r = r + 1;\n    store(x, r, rlx);\n  }\n}\nexists (x = 0)\n";
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": endless, "models": ["pslo"] })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(answer["exit"], json!(3), "{answer}");
+        let run = &answer["runs"][0];
+        assert_eq!(run["complete"], json!(false), "{run}");
+        assert_eq!(run["bounds"][0]["kind"], json!("max-memory"), "{run}");
+        assert!(
+            run["bounds"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("grew by more than 1 MiB (--max-memory)"),
+            "{run}"
+        );
+    });
+}
+
 #[test]
 fn pages_and_library_are_served_from_the_binary() {
     on_runtime(async {

@@ -38,7 +38,7 @@ pub enum LexError {
     #[error("unexpected character `{found}`")]
     #[diagnostic(
         code(relaxlab::lex::unexpected_char),
-        help("a litmus file uses ASCII names, integers and the operators of LANGUAGE.md")
+        help("a litmus file uses ASCII names, integers and the operators of the book's language chapter")
     )]
     UnexpectedChar {
         found: char,

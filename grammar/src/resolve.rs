@@ -169,7 +169,10 @@ fn duplicate(what: &'static str, span: Span, first: Span) -> Error {
     .into()
 }
 
-/// An integer of the `init` block or of a condition, maybe negated.
+/// An integer literal, maybe negated (`-` written directly before it): in
+/// the `init` block, a condition or thread code alike, so that
+/// `-9223372036854775808` is `i64::MIN` and `9223372036854775808` does not
+/// fit in 64 bits wherever it is written.
 pub(crate) fn int(errors: &mut Vec<Error>, v: Option<u64>, negative: bool, span: Span) -> i64 {
     match v {
         Some(v) if negative && v == 1 << 63 => i64::MIN,
@@ -192,20 +195,10 @@ fn too_large(span: Span) -> Error {
     SyntaxError::IntTooLarge { span: sspan(span) }.into()
 }
 
-/// A literal of an expression. `9223372036854775808` is accepted as
-/// `i64::MIN`, so that `-9223372036854775808` (negated by [`negate`])
-/// means what it says.
-pub(crate) fn literal(errors: &mut Vec<Error>, v: Option<u64>, span: Span) -> i64 {
-    match v {
-        Some(v) if v <= 1 << 63 => v as i64,
-        _ => {
-            errors.push(too_large(span));
-            0
-        }
-    }
-}
-
-/// `-e`, folding a negated literal into the literal (wrapping).
+/// `-e` for an operand that is not an unsigned literal (the grammar makes
+/// `-` before a literal a negative literal, [`int`]), folding a negated
+/// constant into the constant: wrapping, as `-` wraps when the program
+/// runs (`-(-9223372036854775808)` is `i64::MIN`).
 pub(crate) fn negate(e: Expr, span: Span) -> Expr {
     let kind = match e.kind {
         ExprKind::Int(v) => ExprKind::Int(v.wrapping_neg()),
@@ -333,7 +326,7 @@ pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
                 _ if expected.iter().any(|e| e == "\";\"") => {
                     "is a `;` missing before this?".to_string()
                 }
-                _ => "see LANGUAGE.md for the syntax".to_string(),
+                _ => "see the book's language chapter for the syntax".to_string(),
             };
             SyntaxError::UnexpectedToken {
                 found: tok.to_string(),
@@ -359,7 +352,7 @@ pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
             found: "character".to_string(),
             span: sspan(Span::new(location, location + 1)),
             expected: "a token".to_string(),
-            help: "see LANGUAGE.md for the syntax".to_string(),
+            help: "see the book's language chapter for the syntax".to_string(),
         }
         .into(),
         ParseError::User { error } => match error {},

@@ -39,6 +39,11 @@ fn every_bad_file_is_rejected_with_its_diagnostics() {
             },
         };
         let rendered = errors.render(&shown, &src, 80);
+        // Users have the book, not the repository's design documents.
+        assert!(
+            !rendered.contains("LANGUAGE.md"),
+            "{name}: a help line names a file users do not have:\n{rendered}"
+        );
         insta::with_settings!({
             snapshot_path => "snapshots",
             prepend_module_to_snapshot => false,

@@ -285,6 +285,52 @@ fn precedence_is_c() {
     );
 }
 
+/// An integer literal fits in 64 bits wherever it is written: thread code
+/// refuses what `init` refuses, with the same diagnostic, and `-` directly
+/// before a literal makes `i64::MIN` writable in both (it used to wrap in
+/// code: `r = 9223372036854775808;` was `i64::MIN`).
+#[test]
+fn integer_literals_fit_in_64_bits_in_code_as_in_init() {
+    let p = ok("test L\ninit { x = -9223372036854775808; }\nthread T {\n  r = -9223372036854775808;\n  s = 9223372036854775807 + -0x8000000000000000;\n  q = - -9223372036854775808;\n  store(x, -9223372036854775808, rlx);\n}\nexists (T:r = -9223372036854775808)");
+    let consts: Vec<Option<i64>> = p.threads[0]
+        .code
+        .iter()
+        .map(|i| match &i.instr {
+            Instr::Assign { val, .. } => val.eval(&[0; 3]).ok(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(consts[..3], [Some(i64::MIN), Some(-1), Some(i64::MIN)]);
+    for (what, src) in [
+        (
+            "init",
+            "init { x = 9223372036854775808; }\nthread T { r = 1; }",
+        ),
+        ("code", "thread T { r = 9223372036854775808; }"),
+        ("code, hex", "thread T { r = 0x8000000000000000; }"),
+        ("code, operand", "thread T { r = 1 + 9223372036854775808; }"),
+        (
+            "code, parenthesised",
+            "thread T { r = -(9223372036854775808); }",
+        ),
+        (
+            "code, argument",
+            "init { x = 0; }\nthread T { store(x, 9223372036854775808, rlx); }",
+        ),
+    ] {
+        let src = format!("test L\n{src}");
+        let Err(e) = load(&src) else {
+            panic!("{what}: accepted")
+        };
+        let shown = e.render("test.litmus", &src, 80);
+        assert!(
+            shown.contains("relaxlab::syntax::integer_too_large")
+                && shown.contains("integer literal does not fit in 64 bits"),
+            "{what}:\n{shown}"
+        );
+    }
+}
+
 const CONTROL: &str = r#"
 test MP+loop
 init { data = 0; flag = 0; }

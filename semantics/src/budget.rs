@@ -62,10 +62,17 @@ impl Deadline {
     }
 }
 
-/// A ceiling on the process's memory use, and how to measure it.
+/// A ceiling on the process's memory use, and how to measure it: the
+/// search stops once the probe reads more than `baseline + bytes`.
 #[derive(Clone, Copy, Debug)]
 pub struct MemoryCeiling {
+    /// The memory the search may use above `baseline`.
     pub bytes: u64,
+    /// The memory the process already used, as the probe read it, when
+    /// the budget was set: 0 for a ceiling on the whole process (`run
+    /// --max-memory`), the reading at a request's start for a budget per
+    /// request (`serve --max-memory`).
+    pub baseline: u64,
     pub probe: MemoryProbe,
 }
 
@@ -86,8 +93,11 @@ impl Budget {
             }
         }
         if let Some(m) = self.memory {
-            if (m.probe)().is_some_and(|used| used > m.bytes) {
-                return Some(BoundHit::MaxMemory { bytes: m.bytes });
+            if (m.probe)().is_some_and(|used| used.saturating_sub(m.baseline) > m.bytes) {
+                return Some(BoundHit::MaxMemory {
+                    bytes: m.bytes,
+                    baseline: m.baseline,
+                });
             }
         }
         None
@@ -117,6 +127,7 @@ mod tests {
             deadline: Some(Deadline::after(Duration::ZERO)),
             memory: Some(MemoryCeiling {
                 bytes: 0,
+                baseline: 0,
                 probe: || Some(1),
             }),
         };
@@ -130,14 +141,31 @@ mod tests {
         let over = Budget {
             memory: Some(MemoryCeiling {
                 bytes: 10,
+                baseline: 0,
                 probe: || Some(11),
             }),
             ..Budget::default()
         };
-        assert_eq!(over.exhausted(), Some(BoundHit::MaxMemory { bytes: 10 }));
+        assert_eq!(
+            over.exhausted(),
+            Some(BoundHit::MaxMemory {
+                bytes: 10,
+                baseline: 0
+            })
+        );
+        let within = Budget {
+            memory: Some(MemoryCeiling {
+                bytes: 10,
+                baseline: 1,
+                probe: || Some(11),
+            }),
+            ..Budget::default()
+        };
+        assert_eq!(within.exhausted(), None);
         let unknown = Budget {
             memory: Some(MemoryCeiling {
                 bytes: 10,
+                baseline: 0,
                 probe: || None,
             }),
             ..Budget::default()

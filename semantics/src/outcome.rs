@@ -94,8 +94,9 @@ pub enum BoundHit {
     Interrupted,
     /// The search ran past its time limit of `millis` milliseconds.
     Timeout { millis: u64 },
-    /// The process used more than `bytes` bytes of memory.
-    MaxMemory { bytes: u64 },
+    /// The process used more than `bytes` bytes of memory above
+    /// `baseline` (0: more than `bytes` in all).
+    MaxMemory { bytes: u64, baseline: u64 },
 }
 
 /// Counters of a run. Timing is kept out: it is not deterministic, and the

@@ -91,12 +91,19 @@ fn a_bound_running_out_midway_keeps_what_was_found() {
     let opts = with(Budget {
         memory: Some(MemoryCeiling {
             bytes: 3,
+            baseline: 0,
             probe: counting_probe,
         }),
         ..Budget::default()
     });
     let cut = run_axiomatic(&fig6(), AxModel::Rc11, &opts).unwrap();
-    assert_eq!(cut.bounds, vec![BoundHit::MaxMemory { bytes: 3 }]);
+    assert_eq!(
+        cut.bounds,
+        vec![BoundHit::MaxMemory {
+            bytes: 3,
+            baseline: 0
+        }]
+    );
     // Polled at the start, then every BUDGET_POLL candidates: the fourth
     // poll stops the run before it judges the next core.
     assert_eq!(POLLS.load(Ordering::SeqCst), 4);

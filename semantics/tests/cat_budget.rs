@@ -73,12 +73,19 @@ fn a_bound_running_out_midway_keeps_what_was_found() {
     let opts = with(Budget {
         memory: Some(MemoryCeiling {
             bytes: 3,
+            baseline: 0,
             probe: counting_probe,
         }),
         ..Budget::default()
     });
     let cut = run_cat(&fig6(), &rc11, &opts).unwrap();
-    assert_eq!(cut.bounds, vec![BoundHit::MaxMemory { bytes: 3 }]);
+    assert_eq!(
+        cut.bounds,
+        vec![BoundHit::MaxMemory {
+            bytes: 3,
+            baseline: 0
+        }]
+    );
     // Polled at the start, then every BUDGET_POLL candidates.
     assert_eq!(POLLS.load(Ordering::SeqCst), 4);
     assert!(cut.stats.states >= 3 * BUDGET_POLL, "{}", cut.stats.states);

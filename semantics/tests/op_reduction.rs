@@ -832,6 +832,7 @@ fn a_cut_short_confirmation_still_lists_a_race_for_every_racy_row() {
             budget: Budget {
                 memory: Some(MemoryCeiling {
                     bytes: 1,
+                    baseline: 0,
                     probe: counting_probe,
                 }),
                 ..Budget::default()

@@ -310,6 +310,8 @@ pub fn mode(key: ModelKey, settings: &Settings) -> table::Mode {
         (ModelKey::Op(_), Some(s)) => table::Mode::Sampled {
             runs: s.runs,
             seed: s.seed,
+            strategy: s.strategy,
+            max_steps: s.max_steps,
         },
         (ModelKey::Op(_), None) => match settings.reduction {
             Reduction::None => table::Mode::Exhaustive,

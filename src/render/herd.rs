@@ -105,7 +105,7 @@ pub fn render_with(
     model: Option<&str>,
 ) -> String {
     let sampled = match mode {
-        Mode::Sampled { runs, seed } => Some((runs, seed)),
+        Mode::Sampled { runs, seed, .. } => Some((runs, seed)),
         _ => None,
     };
     let (quantifier, prop) = match &program.condition {

@@ -188,7 +188,7 @@ pub fn run_with(
     };
     let (mode_name, seed, runs) = match mode {
         Mode::Exhaustive | Mode::Reduced => ("exhaustive", None, None),
-        Mode::Sampled { runs, seed } => ("sampled", Some(seed), Some(runs)),
+        Mode::Sampled { runs, seed, .. } => ("sampled", Some(seed), Some(runs)),
         Mode::Axiomatic => ("axiomatic", None, None),
     };
     Run {

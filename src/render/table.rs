@@ -22,7 +22,7 @@
 use std::fmt::Write;
 
 use relaxlab_semantics::ir::{Program, Verdict};
-use relaxlab_semantics::operational::FirstRuns;
+use relaxlab_semantics::operational::{FirstRuns, Strategy};
 use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable, Trace};
 
 use super::plural;
@@ -39,6 +39,9 @@ pub enum Mode {
     Sampled {
         runs: u64,
         seed: u64,
+        /// `--strategy` and `--max-steps`, which a replay needs too.
+        strategy: Strategy,
+        max_steps: u64,
     },
     Axiomatic,
 }
@@ -108,7 +111,9 @@ pub fn render_with(
     let mut out = String::new();
     let how = match mode {
         Mode::Exhaustive | Mode::Reduced => "exhaustive".to_string(),
-        Mode::Sampled { runs, seed } => format!("{}, seed {seed}", plural(runs, "sampled run")),
+        Mode::Sampled { runs, seed, .. } => {
+            format!("{}, seed {seed}", plural(runs, "sampled run"))
+        }
         Mode::Axiomatic => "axiomatic".to_string(),
     };
     let verdict = match verdict_text(table, mode) {
@@ -166,7 +171,18 @@ pub fn render_with(
     let _ = writeln!(out, "{}", line.trim_end());
 
     let replay_line = |first: Option<&u64>| match (mode, first) {
-        (Mode::Sampled { seed, .. }, Some(i)) => Some(format!("run {i} (--replay {seed}:{i})")),
+        (
+            Mode::Sampled {
+                seed,
+                strategy,
+                max_steps,
+                ..
+            },
+            Some(i),
+        ) => Some(format!(
+            "run {i} ({})",
+            replay_flags(seed, *i, strategy, max_steps)
+        )),
         _ => None,
     };
     for (r, row) in table.rows.iter().enumerate() {
@@ -341,6 +357,28 @@ pub fn describe_failure(program: &Program, kind: &FailureKind) -> String {
     }
 }
 
+/// The flags that replay run `index` of a sample: `--replay S:I`, and the
+/// sample's `--strategy` and `--max-steps` where they are not the
+/// defaults, without which the replay would take other choices (or stop
+/// elsewhere). The other flags (the model, `--mapping`, `--unroll`) stay
+/// as they were.
+pub fn replay_flags(seed: u64, index: u64, strategy: Strategy, max_steps: u64) -> String {
+    let mut flags = format!("--replay {seed}:{index}");
+    let name = match strategy {
+        Strategy::Uniform => None,
+        Strategy::Delay => Some("delay"),
+        Strategy::Old => Some("old"),
+        Strategy::C11Tester => Some("c11tester"),
+    };
+    if let Some(name) = name {
+        let _ = write!(flags, " --strategy {name}");
+    }
+    if max_steps != crate::commands::run::DEFAULT_MAX_STEPS {
+        let _ = write!(flags, " --max-steps {max_steps}");
+    }
+    flags
+}
+
 /// The flag (or key) behind a bound: `--max-states`, `Ctrl-C`, ...
 pub fn bound_flag(bound: &BoundHit) -> &'static str {
     match bound {
@@ -376,6 +414,13 @@ pub fn describe_bound(bound: &BoundHit) -> String {
                 plural(*n, "state")
             )
         }
+        // The bound also caps the work of reaching a candidate (the
+        // read-from and coherence choices listed per location, the path
+        // combinations searched): a low bound stops before the first one.
+        BoundHit::MaxCandidates(0) => "stopped before the first candidate execution \
+             (--max-candidates, which also caps the choices searched to build one); \
+             outcomes beyond it are missing"
+            .to_string(),
         BoundHit::MaxCandidates(n) => {
             format!(
                 "stopped after {} (--max-candidates); outcomes beyond it are missing",
@@ -404,9 +449,15 @@ pub fn describe_bound(bound: &BoundHit) -> String {
                 *millis as f64 / 1000.0
             )
         }
-        BoundHit::MaxMemory { bytes } => {
+        BoundHit::MaxMemory { bytes, baseline: 0 } => {
             format!(
                 "stopped when relaxlab's memory passed {} (--max-memory); outcomes beyond it are missing",
+                super::size(*bytes)
+            )
+        }
+        BoundHit::MaxMemory { bytes, .. } => {
+            format!(
+                "stopped when relaxlab's memory grew by more than {} (--max-memory); outcomes beyond it are missing",
                 super::size(*bytes)
             )
         }

@@ -4,13 +4,14 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{DefaultBodyLimit, Path, Request, State};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use relaxlab_semantics::budget::{Budget, Deadline};
+use relaxlab_semantics::budget::{Budget, Deadline, MemoryCeiling};
 use relaxlab_semantics::ir::{AxModel, OpModel};
 use serde::Serialize;
 use tokio::sync::Semaphore;
@@ -50,6 +51,11 @@ pub(crate) enum ApiError {
     /// 400: the request itself is malformed (not a litmus error, which is
     /// a diagnostic in a normal answer).
     BadRequest(String),
+    /// The body is not the JSON the endpoint takes (not JSON, a field of
+    /// the wrong type, an unknown field, no `Content-Type:
+    /// application/json`, too large): axum's status (400, 413, 415, 422)
+    /// and its reason.
+    Rejected(StatusCode, String),
     /// 404.
     NotFound(String),
     /// 503: every exploration slot stayed busy for the whole time limit.
@@ -64,6 +70,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, message) = match self {
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m),
+            ApiError::Rejected(status, m) => (status, m),
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, m),
             ApiError::Busy => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -83,6 +90,30 @@ impl IntoResponse for ApiError {
             ),
         };
         (status, Json(serde_json::json!({ "error": message }))).into_response()
+    }
+}
+
+/// The JSON body of a request, as [`Json`] extracts it, except that a body
+/// it refuses is answered `{"error": ...}` like every other refusal
+/// ([`ApiError::Rejected`]), not with axum's plain-text one.
+#[derive(Debug)]
+pub(crate) struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(request, state).await {
+            Ok(Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => Err(ApiError::Rejected(
+                rejection.status(),
+                rejection.body_text(),
+            )),
+        }
     }
 }
 
@@ -136,14 +167,22 @@ impl App {
             .map_err(|_| ApiError::Busy)?;
         let flag = Arc::new(AtomicBool::new(false));
         // The deadline counts from the request's arrival (time spent
-        // waiting for a slot included) and reports the server's limit.
+        // waiting for a slot included) and reports the server's limit. The
+        // memory budget counts from now, once the slot is taken: with
+        // `max_running` requests at once, the server grows by at most that
+        // many budgets (where the system does not tell the process's
+        // memory, as for `run --max-memory`, there is no memory budget).
         let budget = Budget {
             interrupt: Some(flag.clone()),
             deadline: Some(Deadline {
                 at: started.into_std() + limit,
                 after: limit,
             }),
-            memory: None,
+            memory: crate::limits::resident_bytes().map(|now| MemoryCeiling {
+                bytes: self.limits.max_memory,
+                baseline: now,
+                probe: crate::limits::resident_bytes,
+            }),
         };
         let pool = self.pool.clone();
         let handle = tokio::task::spawn_blocking(move || {

@@ -27,7 +27,19 @@ pub struct Limits {
     pub max_walk: usize,
     /// Worker threads of exhaustive exploration (0: all cores).
     pub jobs: usize,
+    /// How much one request may grow the server's resident memory, in
+    /// bytes, above what it was when the request's work started (the
+    /// mechanism of `run --max-memory`, measured from that start): a
+    /// request past it stops like any bound, with a partial table. The
+    /// default, [`DEFAULT_MAX_MEMORY`], is about three times what one
+    /// exploration of the default `max_states` needs at the ~300 bytes a
+    /// state the book's reduction chapter measures on the library's
+    /// largest (C11) states.
+    pub max_memory: u64,
 }
+
+/// The default of [`Limits::max_memory`]: 1 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -42,6 +54,7 @@ impl Default for Limits {
             max_sessions: 256,
             max_walk: 100_000,
             jobs: 0,
+            max_memory: DEFAULT_MAX_MEMORY,
         }
     }
 }
@@ -56,6 +69,7 @@ impl Limits {
             max_running: args.max_running.max(1),
             max_request_bytes: args.max_request_bytes,
             jobs: args.jobs.unwrap_or(0),
+            max_memory: args.max_memory,
             ..Limits::default()
         }
     }

@@ -18,8 +18,10 @@
 //! limit per request (the operational explorers and the axiomatic engine
 //! poll their [`Budget`](relaxlab_semantics::budget::Budget) deadline and
 //! answer with a partial table; work that still runs past a grace period
-//! is abandoned), how many requests explore at once, and how
-//! many stepper sessions are kept. Work runs on threads with large stacks,
+//! is abandoned), a memory budget per request (the budget's memory
+//! ceiling, counted from the request's start: a partial table too), how
+//! many requests explore at once, and how many stepper sessions are kept.
+//! A refused request is answered `{"error": ...}` with a 4xx status. Work runs on threads with large stacks,
 //! as the front end's recursion grows with the length of an expression.
 
 mod app;

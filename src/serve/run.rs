@@ -17,7 +17,7 @@ use relaxlab_semantics::budget::Budget;
 use relaxlab_semantics::ir::ModelKey;
 use serde::{Deserialize, Serialize};
 
-use super::app::{ApiError, App};
+use super::app::{ApiError, ApiJson, App};
 use super::diagnostics::{self, DiagnosticJson};
 use super::limits::Limits;
 use crate::cli::{MappingArg, StrategyArg};
@@ -26,6 +26,7 @@ use crate::commands::run::{mode, non_sc_known, run_exit, strategy};
 use crate::engine::{self, Sampling, Settings};
 use crate::files::SourceFile;
 use crate::render::{dot, json};
+use crate::values::MAX_UNROLL;
 use crate::{load, Exit};
 
 /// The file name a run reports when the request names none.
@@ -60,10 +61,11 @@ pub(crate) struct RunRequest {
     /// `--max-candidates`, at most the server's.
     #[serde(default)]
     pub max_candidates: Option<u64>,
-    /// `--unroll`.
+    /// `--unroll`, 0 to [`MAX_UNROLL`] as for `run`.
     #[serde(default)]
     pub unroll: Option<u32>,
-    /// `--sample`, at most the server's bound on runs.
+    /// `--sample`, at least 1 (as for `run`) and at most the server's
+    /// bound on runs.
     #[serde(default)]
     pub sample: Option<u64>,
     /// `--seed`.
@@ -116,14 +118,22 @@ enum Picked {
 }
 
 /// The models of a run request: `cat:NAME` for a bundled cat model (no
-/// other file is read), the rest as [`parse_models`].
+/// other file is read), the rest as [`parse_models`]; each named once, as
+/// `run` asks.
 fn parse_run_models(names: &[String]) -> Result<Vec<Picked>, miette::Report> {
     let (cats, keys): (Vec<&String>, Vec<&String>) =
         names.iter().partition(|n| n.starts_with("cat:"));
     let mut picked = Vec::new();
     if !keys.is_empty() || cats.is_empty() {
         let keys: Vec<String> = keys.into_iter().cloned().collect();
-        picked.extend(parse_models(&keys)?.into_iter().map(Picked::Key));
+        let keys = parse_models(&keys)?;
+        common::distinct(&keys)?;
+        picked.extend(keys.into_iter().map(Picked::Key));
+    }
+    for (i, name) in cats.iter().enumerate() {
+        if cats[..i].contains(name) {
+            return Err(common::ModelTwice(name.to_string()).into());
+        }
     }
     for name in cats {
         let stem = &name["cat:".len()..];
@@ -162,10 +172,36 @@ pub(crate) fn parse_models(names: &[String]) -> Result<Vec<ModelKey>, miette::Re
     Ok(keys)
 }
 
+/// Refuses a request whose numbers `run` would refuse as flags: an
+/// `unroll` beyond the CLI's bound, a bound of 0 (which would explore
+/// nothing and answer as if the search were done).
+fn check_numbers(request: &RunRequest) -> Result<(), ApiError> {
+    if let Some(k) = request.unroll.filter(|&k| k > MAX_UNROLL) {
+        return Err(ApiError::BadRequest(format!(
+            "`unroll` is {k}: it must be 0 to {MAX_UNROLL} (as `relaxlab run --unroll`)"
+        )));
+    }
+    for (field, value) in [
+        ("sample", request.sample),
+        ("max_states", request.max_states),
+        ("max_candidates", request.max_candidates),
+        ("max_steps", request.max_steps),
+    ] {
+        if value == Some(0) {
+            return Err(ApiError::BadRequest(format!(
+                "`{field}` is 0: it must be at least 1 (as `relaxlab run --{}`)",
+                field.replace('_', "-")
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub(crate) async fn run(
     State(app): State<Arc<App>>,
-    Json(request): Json<RunRequest>,
+    ApiJson(request): ApiJson<RunRequest>,
 ) -> Result<Json<RunAnswer>, ApiError> {
+    check_numbers(&request)?;
     let strategy = match &request.strategy {
         None => StrategyArg::Uniform,
         Some(s) => StrategyArg::from_str(s, true).map_err(|_| {

@@ -18,7 +18,7 @@ use relaxlab_semantics::picture::Group;
 use relaxlab_semantics::stepper::{self, RunEnd, RunStatus, StepView, ThreadState};
 use serde::{Deserialize, Serialize};
 
-use super::app::{ApiError, App};
+use super::app::{ApiError, ApiJson, App};
 use super::diagnostics::{self, utf16_offset, DiagnosticJson};
 use super::run::{parse_models, settings, DEFAULT_FILE};
 use super::sessions::Session;
@@ -399,7 +399,7 @@ fn load_session(
 
 pub(crate) async fn start(
     State(app): State<Arc<App>>,
-    Json(request): Json<StartRequest>,
+    ApiJson(request): ApiJson<StartRequest>,
 ) -> Result<Json<StepAnswer>, ApiError> {
     let model = match parse_models(std::slice::from_ref(&request.model)) {
         Ok(keys) => match keys[..] {
@@ -472,7 +472,7 @@ async fn change_session(
 
 pub(crate) async fn take(
     State(app): State<Arc<App>>,
-    Json(request): Json<SessionRequest>,
+    ApiJson(request): ApiJson<SessionRequest>,
 ) -> Result<Json<StepAnswer>, ApiError> {
     change_session(app, request, |s, choice, max_walk| {
         let choice = choice.ok_or_else(|| bad("`take` needs a `choice`"))?;
@@ -493,7 +493,7 @@ pub(crate) async fn take(
 
 pub(crate) async fn back(
     State(app): State<Arc<App>>,
-    Json(request): Json<SessionRequest>,
+    ApiJson(request): ApiJson<SessionRequest>,
 ) -> Result<Json<StepAnswer>, ApiError> {
     change_session(app, request, |s, _, _| {
         s.position = s.position.saturating_sub(1);
@@ -504,7 +504,7 @@ pub(crate) async fn back(
 
 pub(crate) async fn forward(
     State(app): State<Arc<App>>,
-    Json(request): Json<SessionRequest>,
+    ApiJson(request): ApiJson<SessionRequest>,
 ) -> Result<Json<StepAnswer>, ApiError> {
     change_session(app, request, |s, _, _| {
         s.position = (s.position + 1).min(s.choices.len());
@@ -515,7 +515,7 @@ pub(crate) async fn forward(
 
 pub(crate) async fn restart(
     State(app): State<Arc<App>>,
-    Json(request): Json<SessionRequest>,
+    ApiJson(request): ApiJson<SessionRequest>,
 ) -> Result<Json<StepAnswer>, ApiError> {
     change_session(app, request, |s, _, _| {
         s.position = 0;
