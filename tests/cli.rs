@@ -155,6 +155,50 @@ fn a_partial_search_exits_3_and_claims_neither_never_nor_always() {
     );
 }
 
+/// A ground truth cut short decides nothing it did not find: SB's cycle
+/// is feasible under tso, but not within 20 states. `confirm` used to
+/// print `no no PARTIAL` and `feasible 0` without naming the bound.
+#[test]
+fn a_partial_ground_truth_says_unknown_and_names_its_bound() {
+    let (code, out, _) = relaxlab(&[
+        "confirm",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "tso",
+        "--max-states",
+        "20",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("   unknown   unknown   PARTIAL\n"), "{out}");
+    assert!(!out.contains("   no  "), "{out}");
+    assert!(out.contains("; unknown 1 (PARTIAL)\n"), "{out}");
+    assert!(
+        out.contains("    PARTIAL: stopped after 20 states (--max-states)"),
+        "{out}"
+    );
+    // `--timeout` is named as `run` names it.
+    let (code, out, _) = relaxlab(&[
+        "confirm",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "--timeout",
+        "0.2",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("    PARTIAL: stopped after 0.2 s (--timeout)"),
+        "{out}"
+    );
+    // Complete: `yes`/`no` as before.
+    let (code, out, _) = relaxlab(&["confirm", "litmus/classic/SB.litmus", "--model", "tso"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("   yes       no\n"), "{out}");
+    assert!(!out.contains("PARTIAL"), "{out}");
+}
+
 #[test]
 fn json_output_is_valid_json_with_the_documented_fields() {
     let (code, out, err) = relaxlab(&[

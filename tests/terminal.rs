@@ -262,3 +262,35 @@ fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
         "{screen}"
     );
 }
+
+#[test]
+fn ctrl_c_stops_confirm_which_prints_what_it_has_and_says_so_with_exit_130() {
+    // Phase I and II take a fraction of a second; the unreduced ground
+    // truth of IRIW3x3's first cycle runs for minutes. Confirm used to
+    // run it outside the interruptible mechanism: Ctrl-C ended relaxlab at
+    // once, and the buffered header was lost.
+    let mut session = Session::start(&[
+        "confirm",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(screen.contains("9 cycles predicted"), "{screen}");
+    assert!(
+        screen.contains("PARTIAL: interrupted (Ctrl-C)"),
+        "the table does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C)"),
+        "no interrupted notice:\n{screen}"
+    );
+    assert!(!screen.contains("   no  "), "{screen}");
+}
