@@ -294,3 +294,26 @@ fn ctrl_c_stops_confirm_which_prints_what_it_has_and_says_so_with_exit_130() {
     );
     assert!(!screen.contains("   no  "), "{screen}");
 }
+
+#[test]
+fn ctrl_c_stops_a_benchmark_which_says_so_with_exit_130() {
+    // The unreduced IRIW3x3 row takes seconds in its child process; the
+    // parent used to die at Ctrl-C before it could say that it stopped.
+    let mut session = Session::start(&[
+        "bench",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--jobs",
+        "1",
+    ]);
+    session.wait_for("full/base");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("interrupted (Ctrl-C): the benchmark stops here"),
+        "{screen}"
+    );
+}
