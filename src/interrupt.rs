@@ -4,8 +4,9 @@
 //!
 //! Only an exploration that polls its budget can stop early with what it
 //! found; such explorations (the operational explorers and the axiomatic
-//! engine) run inside an [`Interruptible`] guard. A Ctrl-C while none runs
-//! (parsing, RELAXER's Phase II) ends the process at once, as
+//! engine, RELAXER's Phase II, and `bench`'s parent waiting for its
+//! children) run inside an [`Interruptible`] guard. A Ctrl-C while none
+//! runs (parsing, RELAXER's Phase I) ends the process at once, as
 //! if no handler were installed, so that Ctrl-C never seems to be ignored.
 //!
 //! The handler is installed by `main` only, so that tests running the CLI

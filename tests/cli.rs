@@ -161,6 +161,84 @@ fn a_partial_search_exits_3_and_claims_neither_never_nor_always() {
     );
 }
 
+/// A ground truth cut short decides nothing it did not find: SB's cycle
+/// is feasible under tso, but not within 20 states. `confirm` used to
+/// print `no no PARTIAL` and `feasible 0` without naming the bound.
+#[test]
+fn a_partial_ground_truth_says_unknown_and_names_its_bound() {
+    let (code, out, _) = relaxlab(&[
+        "confirm",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "tso",
+        "--max-states",
+        "20",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("   unknown   unknown   PARTIAL\n"), "{out}");
+    assert!(!out.contains("   no  "), "{out}");
+    assert!(out.contains("; unknown 1 (PARTIAL)\n"), "{out}");
+    assert!(
+        out.contains("    PARTIAL: stopped after 20 states (--max-states)"),
+        "{out}"
+    );
+    // `--timeout` is named as `run` names it.
+    let (code, out, _) = relaxlab(&[
+        "confirm",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "--timeout",
+        "0.2",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("    PARTIAL: stopped after 0.2 s (--timeout)"),
+        "{out}"
+    );
+    // Complete: `yes`/`no` as before.
+    let (code, out, _) = relaxlab(&["confirm", "litmus/classic/SB.litmus", "--model", "tso"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("   yes       no\n"), "{out}");
+    assert!(!out.contains("PARTIAL"), "{out}");
+}
+
+/// An outcome missing from a column a bound cut short is no disagreement:
+/// `compare` used to call each of SB's outcomes `UNEXPECTED: ... tso
+/// cannot reach it` when tso stopped after 10 states.
+#[test]
+fn compare_concludes_no_disagreement_from_a_partial_column() {
+    let args = [
+        "compare",
+        "litmus/classic/SB.litmus",
+        "--models",
+        "tso",
+        "--max-states",
+        "10",
+    ];
+    let (code, out, _) = relaxlab(&args);
+    assert_eq!(code, 3, "{out}");
+    assert!(!out.contains("UNEXPECTED"), "{out}");
+    assert!(!out.contains("cannot reach"), "{out}");
+    assert!(
+        out.contains("  undecided (PARTIAL): ax.tso allows [P0:r0=0 P1:r0=0]; tso did not reach it before it was cut short\n"),
+        "{out}"
+    );
+    let (code, out, _) = relaxlab(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code, 3, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["interrupted"], false, "{out}");
+    let labels: Vec<&str> = v[0]["disagreements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["undecided (PARTIAL)"; 4], "{out}");
+}
+
 #[test]
 fn json_output_is_valid_json_with_the_documented_fields() {
     let (code, out, err) = relaxlab(&[

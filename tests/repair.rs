@@ -293,6 +293,36 @@ fn bounded_searches_exit_3() {
     assert!(out.contains("NOT proven"), "{out}");
 }
 
+/// A run of the program as written that a bound cuts short claims no
+/// verdict: SB under tso is `sometimes`, and 10 states do not reach the
+/// outcome. The report said `as written: never; nothing to remove` (JSON
+/// `"verdict": "never"`); it now says what `run` says, that nothing was
+/// observed in the states explored, and that nothing was found before the
+/// cut.
+#[test]
+fn a_cut_run_of_the_program_as_written_claims_no_verdict() {
+    let args = ["repair", "litmus/classic/SB.litmus", "--model", "tso"];
+    let (code, out, _) = relaxlab(&[&args[..], &["--max-states", "10"]].concat());
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("  as written: not observed in 10 states (PARTIAL); nothing found to remove before the run was cut short\n"),
+        "{out}"
+    );
+    assert!(!out.contains("never;"), "{out}");
+    assert!(!out.contains("nothing to remove\n"), "{out}");
+    let (code, json) = repair_json("litmus/classic/SB.litmus", "tso", &["--max-states", "10"]);
+    assert_eq!(code, 3, "{json}");
+    assert_eq!(json["as_written"]["verdict"], "not observed", "{json}");
+    assert_eq!(json["as_written"]["complete"], false, "{json}");
+    assert_eq!(json["status"], "stopped", "{json}");
+    // A complete run keeps its verdict.
+    let (code, json) = repair_json("litmus/classic/SB.litmus", "tso", &[]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["as_written"]["verdict"], "sometimes", "{json}");
+    assert_eq!(json["as_written"]["complete"], true, "{json}");
+    assert_eq!(json["repairs"][0]["verdict"], "never", "{json}");
+}
+
 /// `--output` writes repair 1; the file parses, and `relaxlab check` on it
 /// passes: the `expect` block it carries holds the verified verdicts.
 #[test]

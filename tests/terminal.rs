@@ -262,3 +262,117 @@ fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
         "{screen}"
     );
 }
+
+#[test]
+fn ctrl_c_stops_confirm_which_prints_what_it_has_and_says_so_with_exit_130() {
+    // Phase I and II take a fraction of a second; the unreduced ground
+    // truth of IRIW3x3's first cycle runs for minutes. Confirm used to
+    // run it outside the interruptible mechanism: Ctrl-C ended relaxlab at
+    // once, and the buffered header was lost.
+    let mut session = Session::start(&[
+        "confirm",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(screen.contains("9 cycles predicted"), "{screen}");
+    assert!(
+        screen.contains("PARTIAL: interrupted (Ctrl-C)"),
+        "the table does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C)"),
+        "no interrupted notice:\n{screen}"
+    );
+    assert!(!screen.contains("   no  "), "{screen}");
+}
+
+#[test]
+fn ctrl_c_stops_a_benchmark_which_says_so_with_exit_130() {
+    // The unreduced IRIW3x3 row takes seconds in its child process; the
+    // parent used to die at Ctrl-C before it could say that it stopped.
+    let mut session = Session::start(&[
+        "bench",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--jobs",
+        "1",
+    ]);
+    session.wait_for("full/base");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    session.type_bytes(&[0x03]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("interrupted (Ctrl-C): the benchmark stops here"),
+        "{screen}"
+    );
+}
+
+/// `compare` of IRIW3x3 under sc and tso, unreduced: sc and ax.sc take
+/// seconds, tso minutes. Ctrl-C once the tso bar shows.
+fn interrupted_compare(format: &str) -> (u32, String) {
+    let mut session = Session::start(&[
+        "compare",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--models",
+        "sc,tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+        "--format",
+        format,
+    ]);
+    session.wait_for("exploring under tso");
+    session.type_bytes(&[0x03]);
+    session.finish()
+}
+
+#[test]
+fn ctrl_c_during_compare_prints_the_finished_columns_marked_interrupted() {
+    // The interrupted test used to be thrown away (the table printed only
+    // the notice on standard error, JSON printed `[]`).
+    let (code, screen) = interrupted_compare("table");
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("bench-IRIW3x3: operational vs axiomatic"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("PARTIAL: tso: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("ax.tso: not run (interrupted (Ctrl-C) before it started)"),
+        "{screen}"
+    );
+    // The sc and ax.sc columns finished: their cells are there.
+    assert!(screen.contains("yes      yes"), "{screen}");
+    assert!(!screen.contains("UNEXPECTED"), "{screen}");
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+
+    let (code, screen) = interrupted_compare("json");
+    assert_eq!(code, 130, "{screen}");
+    let json = &screen[screen.find("[\r\n").expect("a JSON array")..];
+    let json = &json[..=json.rfind(']').unwrap()];
+    let reports: serde_json::Value =
+        serde_json::from_str(&json.replace("\r\n", "\n")).expect("JSON");
+    let report = &reports[0];
+    assert_eq!(report["interrupted"], true, "{report}");
+    assert_eq!(report["columns"][0], "sc", "{report}");
+    assert_eq!(report["bounds"][0]["kind"], "interrupted", "{report}");
+    assert_eq!(report["not_run"][0]["model"], "ax.tso", "{report}");
+}

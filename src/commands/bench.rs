@@ -92,6 +92,9 @@ fn default_tests() -> Result<Vec<PathBuf>, miette::Report> {
         .collect())
 }
 
+/// What the benchmark prints after Ctrl-C, below the rows it measured.
+const INTERRUPTED: &str = "interrupted (Ctrl-C): the benchmark stops here";
+
 /// The long benchmarks' directory.
 pub const LONG: &str = "litmus/bench/long";
 
@@ -108,7 +111,16 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     common::distinct(&models)?;
     let max_states = args.max_states.unwrap_or(Settings::default().max_states);
     let repeat = args.repeat.unwrap_or(1);
-    let baseline = child("", "sc", 1, 0, Reduction::None, 0)?;
+    // This process only waits for its children, which Ctrl-C on a
+    // terminal reaches too: it must outlive them to say that the benchmark
+    // stopped (otherwise the handler ends it at once, `interrupt`).
+    let _ctrl_c = interrupt::interruptible();
+    let baseline = child("", "sc", 1, 0, Reduction::None, 0);
+    if interrupt::requested() {
+        writeln!(io.out, "{INTERRUPTED}").into_diagnostic()?;
+        return Ok(Exit::Interrupted);
+    }
+    let baseline = baseline?;
     writeln!(io.out, "baseline peak memory: {} KiB", baseline.peak_kib).into_diagnostic()?;
     writeln!(
         io.out,
@@ -161,8 +173,7 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
                             full_states,
                         );
                         if interrupt::requested() {
-                            writeln!(io.out, "interrupted (Ctrl-C): the benchmark stops here")
-                                .into_diagnostic()?;
+                            writeln!(io.out, "{INTERRUPTED}").into_diagnostic()?;
                             return Ok(Exit::Interrupted);
                         }
                         runs.push(measured?);

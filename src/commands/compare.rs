@@ -31,7 +31,7 @@ use relaxlab_semantics::axiomatic::{self, to_dot, twin, CoSource, ExecutionEnd};
 use relaxlab_semantics::ir::{
     AxModel, FenceKind, HwFence, Instr, ModelKey, OpModel, Program, Value,
 };
-use relaxlab_semantics::outcome::OutcomeTable;
+use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 
 use super::common;
 use crate::cli::{CompareArgs, ReportFormat};
@@ -47,6 +47,13 @@ pub(super) const RACY: &str = "racy (undefined behaviour)";
 /// Why racy outcomes may differ (MODELS.md 3 and 4.2).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
     the operational model reads the newest value at a race (MODELS.md 3), the axiomatic one a visible side effect (4.2)";
+
+/// Why a column after a Ctrl-C has no result.
+const NOT_RUN_INTERRUPTED: &str = "interrupted (Ctrl-C) before it started";
+
+/// The label of an outcome one column has and a column cut short by a
+/// bound lacks: no disagreement can be concluded.
+const UNDECIDED: &str = "undecided (PARTIAL)";
 
 /// Must the twins agree exactly (else: operational ⊆ axiomatic)?
 fn must_be_equal(m: OpModel) -> bool {
@@ -82,11 +89,23 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
     let mut dots = Vec::new();
     let mut reports = Vec::new();
     'files: for (file, program) in common::programs(&args.files, io, &mut exit)? {
+        if interrupt::requested() {
+            break 'files;
+        }
         let mut columns = Vec::new();
+        // After Ctrl-C no further model starts: the test is printed with
+        // the columns finished, the interrupted one (partial), and the
+        // others marked as not run.
+        let mut interrupted = false;
         for &m in &models {
             for key in [ModelKey::Op(m), ModelKey::Ax(twin(m))] {
-                if interrupt::requested() {
-                    break 'files;
+                if interrupted || interrupt::requested() {
+                    interrupted = true;
+                    columns.push(Column {
+                        key,
+                        result: Err(NOT_RUN_INTERRUPTED.to_string()),
+                    });
+                    continue;
                 }
                 let result = match load::check_model(&program, key, &file) {
                     Err(_) => Err("outside the model".to_string()),
@@ -98,6 +117,7 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
                     if !t.complete() {
                         exit = exit.max(Exit::Partial);
                     }
+                    interrupted |= t.bounds.contains(&BoundHit::Interrupted);
                 }
                 columns.push(Column { key, result });
             }
@@ -116,6 +136,7 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
             not_run: Vec::new(),
             disagreements: Vec::new(),
             bounds: Vec::new(),
+            interrupted,
         };
         let text = render(
             &program,
@@ -133,6 +154,9 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
         } else {
             write!(io.out, "{text}").into_diagnostic()?;
             io.out.flush().into_diagnostic()?;
+        }
+        if interrupted {
+            break 'files;
         }
     }
     if interrupt::requested() {
@@ -302,6 +326,22 @@ fn render(
         for r in o.difference(&a) {
             any = true;
             let start = out.len();
+            if !ax.complete() {
+                out.push_str(&format!(
+                    "\n  {UNDECIDED}: {} reaches [{}]; ax.{} did not allow it before it was cut short\n",
+                    m.name(),
+                    outcome_text(r),
+                    twin(m).name()
+                ));
+                report.disagreements.push(disagreement(
+                    UNDECIDED,
+                    m,
+                    "operational",
+                    r,
+                    &out[start..],
+                ));
+                continue;
+            }
             let label = if racy(op, r) { RACY } else { "UNEXPECTED" };
             out.push_str(&format!(
                 "\n  {label}: {} reaches [{}] but ax.{} forbids it; witness:\n",
@@ -335,6 +375,22 @@ fn render(
         for r in a.difference(&o) {
             any = true;
             let start = out.len();
+            if !op.complete() {
+                out.push_str(&format!(
+                    "\n  {UNDECIDED}: ax.{} allows [{}]; {} did not reach it before it was cut short\n",
+                    twin(m).name(),
+                    outcome_text(r),
+                    m.name()
+                ));
+                report.disagreements.push(disagreement(
+                    UNDECIDED,
+                    m,
+                    "axiomatic",
+                    r,
+                    &out[start..],
+                ));
+                continue;
+            }
             let label = if racy(ax, r) {
                 RACY
             } else if must_be_equal(m) {
@@ -369,7 +425,15 @@ fn render(
                 .push(disagreement(label, m, "axiomatic", r, &out[start..]));
         }
     }
-    if !any {
+    let cut = columns.iter().any(|c| {
+        matches!(&c.result, Ok(t) if !t.complete())
+            || matches!(&c.result, Err(why) if why == NOT_RUN_INTERRUPTED)
+    });
+    if !any && cut {
+        out.push_str(
+            "\n  no disagreement found (PARTIAL): columns cut short or not run may hide one\n",
+        );
+    } else if !any {
         out.push_str("\n  no disagreement between the models and their twins\n");
     }
     out.push('\n');

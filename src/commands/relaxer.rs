@@ -18,12 +18,14 @@ use miette::IntoDiagnostic;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::operational::models::{Pslo, Pso, Tso};
+use relaxlab_semantics::outcome::BoundHit;
 use relaxlab_semantics::relaxer::{self, ConfirmOptions, PredictOptions, PredictedCycle};
 
 use super::common;
 use crate::cli::{ConfirmArgs, PredictArgs};
 use crate::exit::{Exit, Outcome};
 use crate::render::plural;
+use crate::render::table::describe_bound;
 use crate::{flags, interrupt, Io};
 
 /// `--model` of `confirm` must be a relaxed hardware model.
@@ -192,12 +194,19 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
             if interrupt::requested() {
                 break 'files;
             }
-            let (text, bugs) = pool.install(|| match m {
+            // What is printed stays printed if a Ctrl-C ends relaxlab at
+            // once (`interrupt`: outside an interruptible exploration).
+            io.out.flush().into_diagnostic()?;
+            // Phase II and the ground truth both stop at Ctrl-C with what
+            // they found.
+            let ctrl_c = interrupt::interruptible();
+            let (text, bugs, cut) = pool.install(|| match m {
                 OpModel::Tso => table(&program, &Tso, &cycles, args, &settings),
                 OpModel::Pso => table(&program, &Pso, &cycles, args, &settings),
                 _ => table(&program, &Pslo, &cycles, args, &settings),
             });
-            if text.contains("PARTIAL") {
+            drop(ctrl_c);
+            if cut {
                 exit = exit.max(Exit::Partial);
             }
             if bugs > 0 && !super::run::failure_expected(&program, ModelKey::Op(m)) {
@@ -208,19 +217,31 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
     }
     if interrupt::requested() {
         exit = Exit::Interrupted;
+        // The notice follows the output it speaks of.
+        io.out.flush().into_diagnostic()?;
+        let _ = writeln!(
+            io.err,
+            "relaxlab: interrupted (Ctrl-C); the output stops at the interrupted model"
+        );
     }
     Ok(exit)
 }
 
 /// One model's table: per cycle, Phase II's counts beside the ground
-/// truth; and how many cycles Phase II found failing (bugs).
+/// truth; how many cycles Phase II found failing (bugs); and whether a
+/// bound or Ctrl-C cut it short.
+///
+/// A ground truth cut short decides only what it found: a cycle it did
+/// not create is `unknown`, not infeasible, and the bound is printed below
+/// the table as `run` prints it. After Ctrl-C the cycles left are not
+/// explored.
 fn table<M: MemoryModel>(
     program: &Program,
     model: &M,
     cycles: &[PredictedCycle],
     args: &ConfirmArgs,
     settings: &crate::engine::Settings,
-) -> (String, usize) {
+) -> (String, usize, bool) {
     let report = relaxer::confirm_with(
         program,
         model,
@@ -229,29 +250,55 @@ fn table<M: MemoryModel>(
             trials: args.trials,
             seed: args.seed,
             mapping: settings.mapping,
+            interrupt: settings.budget.interrupt.clone(),
         },
     );
-    let opts = crate::engine::explore_options(settings);
     let mut out = format!("\n  under {}:\n", model.name());
+    if report.interrupted {
+        // Counts of some trials only would read as RELAXER's Table 1.
+        out.push_str(
+            "    PARTIAL: interrupted (Ctrl-C) during Phase II's biased runs; no cycle is reported\n",
+        );
+        return (out, 0, true);
+    }
+    let opts = crate::engine::explore_options(settings);
     out.push_str("    cycle                   created    buggy   feasible  can fail\n");
-    let (mut feasible, mut found_feasible) = (0, 0);
+    let (mut feasible, mut found_feasible, mut unknown) = (0, 0, 0);
+    let mut bounds: Vec<BoundHit> = Vec::new();
     for c in &report.cycles {
-        let truth = relaxer::ground_truth(program, model, &c.cycle, &opts);
-        let yes_no = |b: bool| if b { "yes" } else { "no" };
-        let partial = if truth.complete { "" } else { " PARTIAL" };
-        if truth.feasible {
+        // After Ctrl-C no further exploration starts: the cycles left keep
+        // Phase II's counts, and their ground truth is unknown.
+        let truth = (!bounds.contains(&BoundHit::Interrupted))
+            .then(|| relaxer::ground_truth(program, model, &c.cycle, &opts));
+        let complete = truth.is_some_and(|t| t.complete);
+        let (is_feasible, is_buggy) = truth.map_or((false, false), |t| (t.feasible, t.buggy));
+        // Found is found; not found is a finding only of a complete search.
+        let answer = |found: bool| match (found, complete) {
+            (true, _) => "yes",
+            (false, true) => "no",
+            (false, false) => "unknown",
+        };
+        if let Some(b) = truth.and_then(|t| t.bound) {
+            if !bounds.contains(&b) {
+                bounds.push(b);
+            }
+        }
+        if is_feasible {
             feasible += 1;
             if c.created > 0 {
                 found_feasible += 1;
             }
+        } else if !complete {
+            unknown += 1;
         }
+        let partial = if complete { "" } else { " PARTIAL" };
         let line = format!(
             "    {:<22} {:>8} {:>8}   {:<9} {:<9}{partial}",
             c.cycle.describe(),
             c.created,
             c.buggy,
-            yes_no(truth.feasible),
-            yes_no(truth.buggy),
+            answer(is_feasible),
+            answer(is_buggy),
         );
         out.push_str(line.trim_end());
         out.push('\n');
@@ -260,12 +307,20 @@ fn table<M: MemoryModel>(
         Some(p) => format!("{p:.2}"),
         None => "-".to_string(),
     };
+    let unknown_note = if unknown > 0 {
+        format!("; unknown {unknown} (PARTIAL)")
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
         "    predicted {}, confirmed {}, bugs {}, probability of confirming a cycle {probability}; \
-         feasible {feasible}, of which Phase II confirmed {found_feasible}\n",
+         feasible {feasible}, of which Phase II confirmed {found_feasible}{unknown_note}\n",
         report.predicted(),
         report.confirmed(),
         report.bugs(),
     ));
-    (out, report.bugs())
+    for b in &bounds {
+        out.push_str(&format!("    PARTIAL: {}\n", describe_bound(b)));
+    }
+    (out, report.bugs(), !bounds.is_empty())
 }

@@ -295,6 +295,9 @@ pub struct Comparison {
     pub disagreements: Vec<Disagreement>,
     /// The bounds that cut a column short.
     pub bounds: Vec<ColumnBound>,
+    /// Ctrl-C stopped this test: its columns are those finished, the one
+    /// interrupted (in `bounds`) and the others `not_run`.
+    pub interrupted: bool,
 }
 
 /// An outcome of some column of a comparison.

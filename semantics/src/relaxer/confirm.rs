@@ -34,6 +34,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use crate::ir::{LocId, Program, ThreadId};
@@ -54,12 +57,16 @@ pub const DELAY_L: u64 = 4;
 pub const MAX_STEPS: u64 = 10_000;
 
 /// Options of Phase II.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct ConfirmOptions {
     /// Trials per cycle (RELAXER ran 30).
     pub trials: u64,
     pub seed: u64,
     pub mapping: Mapping,
+    /// Set by the caller (a SIGINT handler) to stop: the trials not yet
+    /// started are skipped and the report says it was
+    /// [interrupted](ConfirmReport::interrupted).
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl Default for ConfirmOptions {
@@ -68,6 +75,7 @@ impl Default for ConfirmOptions {
             trials: 30,
             seed: 0,
             mapping: Mapping::Standard,
+            interrupt: None,
         }
     }
 }
@@ -90,6 +98,9 @@ pub struct ConfirmReport {
     pub model: String,
     pub trials: u64,
     pub cycles: Vec<CycleReport>,
+    /// [`ConfirmOptions::interrupt`] was set during the trials: some were
+    /// skipped, and the counts are not those of `trials` runs per cycle.
+    pub interrupted: bool,
 }
 
 impl ConfirmReport {
@@ -429,6 +440,11 @@ pub fn confirm_with<M: MemoryModel>(
         _ => Family::Unbuffered,
     };
     let buffered = family != Family::Unbuffered;
+    let stopped = || {
+        opts.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    };
     let reports = cycles
         .iter()
         .enumerate()
@@ -444,6 +460,9 @@ pub fn confirm_with<M: MemoryModel>(
             let tally = (0..opts.trials)
                 .into_par_iter()
                 .map(|i| {
+                    if stopped() {
+                        return Tally::default();
+                    }
                     let mut coins = Coins::new(opts.seed, c as u64, i);
                     let mut sched = Biased {
                         family,
@@ -476,5 +495,6 @@ pub fn confirm_with<M: MemoryModel>(
         model: model.name().to_string(),
         trials: opts.trials,
         cycles: reports,
+        interrupted: stopped(),
     }
 }

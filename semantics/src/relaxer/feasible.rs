@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::ir::{FenceKind, LocId, Program, ThreadId, ThreadKind, Value};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 use crate::operational::{explore, program_for, ExploreOptions};
-use crate::outcome::FailureKind;
+use crate::outcome::{BoundHit, FailureKind};
 
 use super::lift::Access;
 use super::predict::{PredictedCycle, Statement};
@@ -562,6 +562,9 @@ pub struct GroundTruth {
     pub buggy: bool,
     /// The exploration was not cut by a bound.
     pub complete: bool,
+    /// The first bound that cut it short (`None` when complete): a cycle
+    /// not found is then undecided, not infeasible.
+    pub bound: Option<BoundHit>,
     /// The automaton mirrored the model exactly: false for models other
     /// than sc, tso, pso and pslo (whose loads it cannot place), or if the
     /// PSLO history mirror ever had to guess (it never should).
@@ -589,6 +592,7 @@ pub fn ground_truth<M: MemoryModel>(
             .iter()
             .any(|f| matches!(f.kind, FailureKind::Assert { .. })),
         complete: table.complete(),
+        bound: table.bounds.first().copied(),
         exact: !tracked.approximate.load(Ordering::Relaxed),
     }
 }

@@ -22,7 +22,9 @@
 //! ```text
 //! { "file": string, "test": string, "model": string, "goal": "condition" | "sc",
 //!   "status": "repaired" | "nothing to repair" | "unrepairable" | "stopped",
-//!   "as_written": { "verdict": string | null, "remove": [string] },
+//!   "as_written": { "verdict": string | null,   // as `run` words it: "not observed",
+//!                   "complete": bool,           // "always observed" when cut short
+//!                   "remove": [string] },
 //!   "minimum": number | null,       // changes of a minimum repair
 //!   "lower_bound": number,          // no repair with fewer changes works
 //!   "proven": bool,                 // minimality proven over every candidate site
@@ -48,7 +50,7 @@ use relaxlab_semantics::repair::{
 use serde::Serialize;
 
 use super::command::Printed;
-use crate::render::table::{describe_bound, describe_failure};
+use crate::render::table::{describe_bound, describe_failure, Mode};
 
 /// Everything a report shows.
 #[derive(Debug)]
@@ -138,11 +140,29 @@ fn unit(family: Family) -> (&'static str, &'static str) {
     }
 }
 
-fn verdict_text(table: &OutcomeTable) -> String {
-    match table.verdict() {
-        Some(v) => v.to_string(),
-        None => "no condition".to_string(),
+/// How the engine of `key` produced its tables, for the wording of their
+/// verdicts.
+fn mode(key: ModelKey) -> Mode {
+    match key {
+        ModelKey::Op(_) => Mode::Reduced,
+        ModelKey::Ax(_) => Mode::Axiomatic,
     }
+}
+
+/// A run's verdict as `run` words it: a run a bound cut short claims
+/// neither `never` nor `always`, only what it saw (`not observed in N
+/// states (PARTIAL)`).
+fn verdict_text(table: &OutcomeTable, key: ModelKey) -> String {
+    let partial = if table.complete() { "" } else { " (PARTIAL)" };
+    match crate::render::table::verdict_text(table, mode(key)) {
+        Some(v) => format!("{v}{partial}"),
+        None => format!("no condition{partial}"),
+    }
+}
+
+/// A run's verdict in JSON, as `run --format json` words it.
+fn verdict_word(table: &OutcomeTable, key: ModelKey) -> Option<String> {
+    crate::render::json::verdict_word(table, mode(key)).map(str::to_string)
 }
 
 /// The human report.
@@ -155,17 +175,23 @@ pub fn table(r: &Report<'_>) -> String {
         goal_text(r.program, rep.goal)
     );
     let remove = &rep.original.bad;
-    if remove.is_empty() {
-        out.push_str(&format!(
-            "  as written: {}; nothing to remove\n",
-            verdict_text(&rep.original.table)
-        ));
-    } else {
-        out.push_str(&format!(
-            "  as written: {}; {} to remove:\n",
-            verdict_text(&rep.original.table),
+    let as_written = verdict_text(&rep.original.table, r.key);
+    // A run cut short saw some behaviours only: finding nothing bad in it
+    // is no finding, and what it found may not be all.
+    let cut = !rep.original.table.complete();
+    match (remove.is_empty(), cut) {
+        (true, false) => out.push_str(&format!("  as written: {as_written}; nothing to remove\n")),
+        (true, true) => out.push_str(&format!(
+            "  as written: {as_written}; nothing found to remove before the run was cut short\n"
+        )),
+        (false, false) => out.push_str(&format!(
+            "  as written: {as_written}; {} to remove:\n",
             plural(remove.len(), "behaviour", "behaviours"),
-        ));
+        )),
+        (false, true) => out.push_str(&format!(
+            "  as written: {as_written}; {} to remove, seen before the run was cut short (there may be more):\n",
+            plural(remove.len(), "behaviour", "behaviours"),
+        )),
     }
     for b in remove {
         out.push_str(&format!("    {}\n", describe(&rep.original.ran, b)));
@@ -312,7 +338,7 @@ fn solution_text(r: &Report<'_>, i: usize, n: usize, s: &Solution) -> String {
         i + 1,
         s.cost,
         r.key,
-        verdict_text(t),
+        verdict_text(t, r.key),
         plural(t.rows.len(), "outcome", "outcomes"),
         t.stats.states
     );
@@ -347,7 +373,10 @@ pub struct Json {
 
 #[derive(Debug, Serialize)]
 struct AsWritten {
+    /// `not observed` or `always observed` when the run was cut short.
     verdict: Option<String>,
+    /// The run was not cut short: `remove` is every bad behaviour.
+    complete: bool,
     remove: Vec<String>,
 }
 
@@ -433,7 +462,7 @@ pub fn json(r: &Report<'_>) -> Json {
                     }
                 })
                 .collect(),
-            verdict: s.trial.table.verdict().map(|v| v.to_string()),
+            verdict: verdict_word(&s.trial.table, r.key),
             outcomes: s.trial.table.rows.len(),
             states: s.trial.table.stats.states,
             program: p.text.clone(),
@@ -455,7 +484,8 @@ pub fn json(r: &Report<'_>) -> Json {
             Status::Stopped(_) => "stopped",
         },
         as_written: AsWritten {
-            verdict: rep.original.table.verdict().map(|v| v.to_string()),
+            verdict: verdict_word(&rep.original.table, r.key),
+            complete: rep.original.table.complete(),
             remove: rep
                 .original
                 .bad
