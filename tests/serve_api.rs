@@ -67,6 +67,11 @@ fn on_runtime<F: std::future::Future<Output = ()>>(body: F) {
     relaxlab::serve::runtime().unwrap().block_on(body);
 }
 
+/// A test whose every state is new (the counter grows for ever): no
+/// exploration ends it, however fast the machine or whatever the
+/// reduction; only a bound does.
+const ENDLESS: &str = "test Counter\ninit { x = 0; }\nthread P0 {\n  r = 0;\n  while (r >= 0) {\n    r = r + 1;\n    store(x, r, rlx);\n  }\n}\nexists (x = 0)\n";
+
 #[test]
 fn run_answers_the_document_of_run_format_json() {
     on_runtime(async {
@@ -382,13 +387,11 @@ fn a_request_past_its_memory_budget_stops_and_says_so() {
             request_timeout: Duration::from_secs(120),
             ..Limits::default()
         });
-        // Every state is new: only a bound ends the exploration.
-        let endless = "test Counter\ninit { x = 0; }\nthread P0 {\n  r = 0;\n  while (r >= 0) {\n    r = r + 1;\n    store(x, r, rlx);\n  }\n}\nexists (x = 0)\n";
         let (status, answer) = send(
             &app,
             "POST",
             "/api/run",
-            Some(json!({ "source": endless, "models": ["pslo"] })),
+            Some(json!({ "source": ENDLESS, "models": ["pslo"] })),
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{answer}");
@@ -651,15 +654,11 @@ fn a_long_exploration_stops_at_the_time_limit_and_says_so() {
             max_states: u64::MAX,
             ..Limits::default()
         });
-        // Every state of this test is new (the counter grows for ever), so
-        // no exploration ends it, however fast the machine or whatever the
-        // reduction: only the time limit does.
-        let endless = "test Counter\ninit { x = 0; }\nthread P0 {\n  r = 0;\n  while (r >= 0) {\n    r = r + 1;\n    store(x, r, rlx);\n  }\n}\nexists (x = 0)\n";
         let (status, answer) = send(
             &app,
             "POST",
             "/api/run",
-            Some(json!({ "source": endless, "models": ["pslo"] })),
+            Some(json!({ "source": ENDLESS, "models": ["pslo"] })),
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{answer}");
