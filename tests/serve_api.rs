@@ -72,6 +72,23 @@ fn on_runtime<F: std::future::Future<Output = ()>>(body: F) {
 /// reduction; only a bound does.
 const ENDLESS: &str = "test Counter\ninit { x = 0; }\nthread P0 {\n  r = 0;\n  while (r >= 0) {\n    r = r + 1;\n    store(x, r, rlx);\n  }\n}\nexists (x = 0)\n";
 
+/// Runs [`ENDLESS`] under `pslo` on `app`: the run, which a bound of the
+/// app's limits has cut short (exit 3, not complete).
+async fn endless_run(app: &Arc<App>) -> Value {
+    let (status, answer) = send(
+        app,
+        "POST",
+        "/api/run",
+        Some(json!({ "source": ENDLESS, "models": ["pslo"] })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["exit"], json!(3), "{answer}");
+    let run = answer["runs"][0].clone();
+    assert_eq!(run["complete"], json!(false), "{run}");
+    run
+}
+
 #[test]
 fn run_answers_the_document_of_run_format_json() {
     on_runtime(async {
@@ -387,17 +404,7 @@ fn a_request_past_its_memory_budget_stops_and_says_so() {
             request_timeout: Duration::from_secs(120),
             ..Limits::default()
         });
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": ENDLESS, "models": ["pslo"] })),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{answer}");
-        assert_eq!(answer["exit"], json!(3), "{answer}");
-        let run = &answer["runs"][0];
-        assert_eq!(run["complete"], json!(false), "{run}");
+        let run = endless_run(&app).await;
         assert_eq!(run["bounds"][0]["kind"], json!("max-memory"), "{run}");
         assert!(
             run["bounds"][0]["message"]
@@ -654,17 +661,7 @@ fn a_long_exploration_stops_at_the_time_limit_and_says_so() {
             max_states: u64::MAX,
             ..Limits::default()
         });
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": ENDLESS, "models": ["pslo"] })),
-        )
-        .await;
-        assert_eq!(status, StatusCode::OK, "{answer}");
-        assert_eq!(answer["exit"], json!(3));
-        let run = &answer["runs"][0];
-        assert_eq!(run["complete"], json!(false));
+        let run = endless_run(&app).await;
         assert!(
             run["bounds"][0]["message"]
                 .as_str()

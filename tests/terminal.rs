@@ -98,6 +98,14 @@ impl Session {
         self.writer.flush().unwrap();
     }
 
+    /// Types Ctrl-C after `pause` (a run that is still going then), and
+    /// waits for relaxlab to end: [`Session::finish`].
+    fn ctrl_c(&mut self, pause: Duration) -> (u32, String) {
+        std::thread::sleep(pause);
+        self.type_bytes(&[0x03]);
+        self.finish()
+    }
+
     /// Waits for relaxlab to end; its exit code, the whole screen output.
     fn finish(&mut self) -> (u32, String) {
         let start = Instant::now();
@@ -148,11 +156,13 @@ fn bar_cleared_before(screen: &str, then: &str) -> bool {
 
 #[test]
 fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finishes() {
-    // About 550,000 states under tso without reduction, several seconds
-    // on one worker.
+    // 7,026,248 states under tso without reduction, about 6 s on one
+    // worker: well past the second after which the bar shows. (2+2W4x4,
+    // once several seconds, took about one by 2026-11-25, and the bar no
+    // longer showed on an idle machine.)
     let mut session = Session::start(&[
         "run",
-        "litmus/bench/bench-2+2W4x4.litmus",
+        "litmus/bench/bench-IRIW3x3.litmus",
         "--model",
         "tso",
         "--reduction",
@@ -170,13 +180,13 @@ fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finish
         bar_cleared_before(&screen, "under tso (exhaustive)"),
         "the progress bar is not cleared before the table:\n{screen:?}"
     );
-    assert!(screen.contains("71 outcomes"), "{screen}");
+    assert!(screen.contains("220 outcomes"), "{screen}");
 }
 
 #[test]
 fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
-    // Tens of seconds under tso without reduction: interrupted long
-    // before the end.
+    // About 6 s under tso without reduction on one worker: interrupted
+    // as soon as the bar shows, after the first second.
     let mut session = Session::start(&[
         "run",
         "litmus/bench/bench-IRIW3x3.litmus",
@@ -188,8 +198,7 @@ fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
         "1",
     ]);
     session.wait_for("exploring under tso");
-    session.type_bytes(&[0x03]);
-    let (code, screen) = session.finish();
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
     assert_eq!(code, 130, "{screen}");
     assert!(
         screen.contains("under tso (exhaustive)") && screen.contains("(PARTIAL)"),
@@ -223,9 +232,7 @@ fn ctrl_c_stops_an_axiomatic_run_and_prints_its_partial_table_with_exit_130() {
     // Typed at once, Ctrl-C can land between the two runs (the output then
     // stops there, also exit 130); ax.rc11 runs for seconds, so a short
     // pause puts it inside the second run.
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    session.type_bytes(&[0x03]);
-    let (code, screen) = session.finish();
+    let (code, screen) = session.ctrl_c(Duration::from_millis(300));
     assert_eq!(code, 130, "{screen}");
     assert!(
         screen.contains("under ax.rc11 (axiomatic)") && screen.contains("(PARTIAL)"),
@@ -249,9 +256,7 @@ fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
         "-j",
         "1",
     ]);
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    session.type_bytes(&[0x03]);
-    let (code, screen) = session.finish();
+    let (code, screen) = session.ctrl_c(Duration::from_millis(1500));
     assert_eq!(code, 130, "{screen}");
     assert!(
         screen.contains("STOPPED") && screen.contains("interrupted (Ctrl-C)"),
@@ -266,7 +271,7 @@ fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
 #[test]
 fn ctrl_c_stops_confirm_which_prints_what_it_has_and_says_so_with_exit_130() {
     // Phase I and II take a fraction of a second; the unreduced ground
-    // truth of IRIW3x3's first cycle runs for minutes. Confirm used to
+    // truth of IRIW3x3's first cycle runs for seconds. Confirm used to
     // run it outside the interruptible mechanism: Ctrl-C ended relaxlab at
     // once, and the buffered header was lost.
     let mut session = Session::start(&[
@@ -279,9 +284,7 @@ fn ctrl_c_stops_confirm_which_prints_what_it_has_and_says_so_with_exit_130() {
         "-j",
         "1",
     ]);
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    session.type_bytes(&[0x03]);
-    let (code, screen) = session.finish();
+    let (code, screen) = session.ctrl_c(Duration::from_millis(1500));
     assert_eq!(code, 130, "{screen}");
     assert!(screen.contains("9 cycles predicted"), "{screen}");
     assert!(
@@ -308,9 +311,7 @@ fn ctrl_c_stops_a_benchmark_which_says_so_with_exit_130() {
         "1",
     ]);
     session.wait_for("full/base");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    session.type_bytes(&[0x03]);
-    let (code, screen) = session.finish();
+    let (code, screen) = session.ctrl_c(Duration::from_millis(300));
     assert_eq!(code, 130, "{screen}");
     assert!(
         screen.contains("interrupted (Ctrl-C): the benchmark stops here"),
@@ -319,7 +320,7 @@ fn ctrl_c_stops_a_benchmark_which_says_so_with_exit_130() {
 }
 
 /// `compare` of IRIW3x3 under sc and tso, unreduced: sc and ax.sc take
-/// seconds, tso minutes. Ctrl-C once the tso bar shows.
+/// seconds, tso about 6 s. Ctrl-C once the tso bar shows (after 1 s).
 fn interrupted_compare(format: &str) -> (u32, String) {
     let mut session = Session::start(&[
         "compare",
@@ -334,8 +335,7 @@ fn interrupted_compare(format: &str) -> (u32, String) {
         format,
     ]);
     session.wait_for("exploring under tso");
-    session.type_bytes(&[0x03]);
-    session.finish()
+    session.ctrl_c(Duration::ZERO)
 }
 
 #[test]

@@ -53,7 +53,6 @@ mod parser {
 
 pub use clip::{report, set_clipping};
 pub use diag::{Error, Errors, LexError, LowerError, ModelError, SyntaxError};
-pub use lower::MAX_THREADS;
 pub use nesting::MAX_NESTING;
 use relaxlab_semantics::ir::{ModelKey, Program, Span, Subject, Verdict};
 

@@ -271,7 +271,11 @@ fn table<M: MemoryModel>(
         let truth = (!bounds.contains(&BoundHit::Interrupted))
             .then(|| relaxer::ground_truth(program, model, &c.cycle, &opts));
         let complete = truth.is_some_and(|t| t.complete);
+        // A cycle Phase II created (or created in a failing run) is
+        // feasible (can fail) by that run, whatever the ground truth
+        // reached before a bound cut it.
         let (is_feasible, is_buggy) = truth.map_or((false, false), |t| (t.feasible, t.buggy));
+        let (is_feasible, is_buggy) = (is_feasible || c.created > 0, is_buggy || c.buggy > 0);
         // Found is found; not found is a finding only of a complete search.
         let answer = |found: bool| match (found, complete) {
             (true, _) => "yes",

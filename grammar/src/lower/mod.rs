@@ -5,4 +5,3 @@ mod program;
 mod stmt;
 
 pub(crate) use program::lower;
-pub use program::MAX_THREADS;

@@ -64,7 +64,7 @@ pub(super) struct Lowerer<'t> {
 /// with the threads; and a state of the exhaustive explorer holds a word
 /// per thread, so one with 10^5 threads and 10^5 successors would need
 /// 40 GB before any bound could stop it.
-pub const MAX_THREADS: usize = 1024;
+pub(crate) const MAX_THREADS: usize = 1024;
 
 /// Lowers `test` to a [`Program`], or reports every static error.
 pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {

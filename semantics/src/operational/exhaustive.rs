@@ -425,8 +425,9 @@ struct Explorer<'p, M: MemoryModel> {
     futures: Option<Futures>,
     threads: Vec<Interner<Box<[Value]>>>,
     mems: Interner<M::State>,
-    /// The model's hash-consing tables: every memory state passes through
-    /// them before it is looked up in `mems`.
+    /// The model's hash-consing tables: every memory state not found in
+    /// `mems` passes through them before it goes to the merge (module
+    /// docs).
     consing: M::Consing,
     states: StateTable,
     parent: Vec<u32>,

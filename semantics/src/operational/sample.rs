@@ -159,6 +159,7 @@ pub fn sample_with_first_runs<M: MemoryModel>(
                 RunEnd::Failed(kind) => failures.entry(kind).or_insert((0, i)).0 += 1,
                 RunEnd::Discarded => {}
                 RunEnd::StepBound => cut += 1,
+                // Handled above: the loop stops at the first such run.
                 RunEnd::Stopped(_) => {}
             }
         }
