@@ -227,6 +227,12 @@ impl<T: Clone> SharedVec<T> {
         self.0.get_mut(i).map(unshare)
     }
 
+    /// Are the two vectors element for element the same allocations?
+    /// (Then they are equal; `false` says nothing about the values.)
+    pub(crate) fn same_elements(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len() && self.0.iter().zip(&other.0).all(|(a, b)| Arc::ptr_eq(a, b))
+    }
+
     pub(crate) fn back(&self) -> Option<&T> {
         self.0.last().map(|x| &x.value)
     }

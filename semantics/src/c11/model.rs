@@ -2,7 +2,7 @@
 //! restricted C11 model) and [`ScRaces`] (SC memory with C11
 //! happens-before race detection).
 
-use super::prune::prune;
+use super::prune::prune_after;
 use super::races::{na_read, na_write};
 use super::rules::{
     atomic, atomic_fence, atomic_load, atomic_rmw, atomic_store, cas_failures, end, fork, join,
@@ -221,7 +221,7 @@ fn perform_op(
     }
     if prune_on || memory == Memory::Sc {
         for s in &mut out[start..] {
-            prune(&mut s.state, memory);
+            prune_after(&mut s.state, state, memory);
         }
     }
 }

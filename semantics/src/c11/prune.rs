@@ -55,22 +55,57 @@ fn seen_by_all(
 /// and every future walk stops at `N` by CoWR anyway.
 pub(crate) fn prune(s: &mut C11State, memory: Memory) {
     for i in 0..s.locs.len() {
-        let Some(cut) = (match &s.locs[i] {
-            Loc::Atomic(a) => seen_by_all(a, &s.threads, memory)
-                .filter(|&cut| cut > 0 || !a.stores[cut].loads.is_empty()),
-            Loc::NonAtomic(_) => None,
-        }) else {
-            continue;
+        prune_location(s, i, memory);
+    }
+}
+
+/// [`prune`] of `s`, a successor of the pruned state `parent`, looking
+/// only where pruning can have become possible.
+///
+/// Pruning a location depends on the threads' statuses and clocks and on
+/// the writers and epochs of its elements (the cut), and on the cut
+/// element's recorded loads. It is idempotent: afterwards the cut element
+/// is the location's oldest and has no recorded loads. So when the step
+/// left every thread's clocks as they were (the same allocations: most
+/// relaxed loads and stores), a location needs a look only if its store
+/// list changed length. A list of the same length has the parent's
+/// writers and epochs (elements are only appended, and removed by
+/// pruning), so its cut is the parent's, and the one change a step makes
+/// to an element in place that pruning reads, a load record, is never
+/// made on an element that happens before the loader, as the cut element
+/// does ([`super::rules::record_load`]).
+pub(crate) fn prune_after(s: &mut C11State, parent: &C11State, memory: Memory) {
+    if !s.threads.same_elements(&parent.threads) {
+        return prune(s, memory);
+    }
+    for i in 0..s.locs.len() {
+        let grown = match (&s.locs[i], &parent.locs[i]) {
+            (Loc::Atomic(a), Loc::Atomic(b)) => a.stores.len() != b.stores.len(),
+            _ => false,
         };
-        if let Some(Loc::Atomic(a)) = s.locs.get_mut(i) {
-            a.stores = a.stores.split_off(cut);
-            if let Some(front) = a.stores.front_mut() {
-                front.loads.clear();
-            }
-            debug_assert!(
-                !a.stores.is_empty(),
-                "relaxlab internal error: pruning emptied a store list"
-            );
+        if grown {
+            prune_location(s, i, memory);
         }
+    }
+}
+
+/// [`prune`] of location `i` alone.
+fn prune_location(s: &mut C11State, i: usize, memory: Memory) {
+    let Some(cut) = (match &s.locs[i] {
+        Loc::Atomic(a) => seen_by_all(a, &s.threads, memory)
+            .filter(|&cut| cut > 0 || !a.stores[cut].loads.is_empty()),
+        Loc::NonAtomic(_) => None,
+    }) else {
+        return;
+    };
+    if let Some(Loc::Atomic(a)) = s.locs.get_mut(i) {
+        a.stores = a.stores.split_off(cut);
+        if let Some(front) = a.stores.front_mut() {
+            front.loads.clear();
+        }
+        debug_assert!(
+            !a.stores.is_empty(),
+            "relaxlab internal error: pruning emptied a store list"
+        );
     }
 }

@@ -134,13 +134,11 @@ fn rf_stops_at(e: &StoreElem, th: &ThreadClocks, sc_load: bool) -> bool {
 /// ACQUIRE LOAD / RELAXED LOAD, TSAN11 Fig. 6, with the element's own
 /// release clock `S.clock` instead of `L_a` (MODELS.md section 3): an
 /// acquire load joins it into `C_t`, a relaxed one into `F^acq_t`.
+///
+/// A join that changes nothing leaves the thread's clocks shared with the
+/// parent state (a relaxed load of a store with an empty release clock).
 pub(crate) fn load_clock_rule(s: &mut C11State, t: ThreadId, clock: &VClock, acquire: bool) {
-    let th = s.thread_mut(t);
-    if acquire {
-        th.c.join(clock);
-    } else {
-        th.facq.join(clock);
-    }
+    super::threads::join_clock(s, t, clock, acquire);
 }
 
 /// ATOMIC LOAD IMPL, TSAN11 Fig. 11: record the load `(t, C_t(t))` on the

@@ -41,9 +41,37 @@ pub(crate) fn release_increment(s: &mut impl ThreadClockState, t: ThreadId) {
     s.thread_mut(t).c.inc(t);
 }
 
-/// SC ATOMIC LOAD, TSAN11 Fig. 13: `S_R,t ∪= S_F`.
+/// The clock part of a load (TSAN11 Fig. 6 ACQUIRE LOAD / RELAXED LOAD):
+/// `C_t ∪= clock` when it acquires, `F^acq_t ∪= clock` otherwise. The
+/// thread's clocks are copied only when the join changes them: a relaxed
+/// load of a store whose release clock is `⊥` leaves them shared with the
+/// parent state.
+pub(crate) fn join_clock(
+    s: &mut impl ThreadClockState,
+    t: ThreadId,
+    clock: &VClock,
+    acquire: bool,
+) {
+    let th = s.thread(t);
+    let into = if acquire { &th.c } else { &th.facq };
+    if clock.le(into) {
+        return;
+    }
+    let th = s.thread_mut(t);
+    if acquire {
+        th.c.join(clock);
+    } else {
+        th.facq.join(clock);
+    }
+}
+
+/// SC ATOMIC LOAD, TSAN11 Fig. 13: `S_R,t ∪= S_F` (no copy of the
+/// thread's clocks when it changes nothing).
 pub(crate) fn sc_atomic_load(s: &mut impl ThreadClockState, t: ThreadId) {
     let (threads, sf, _) = s.clocks_mut();
+    if sf.le(&threads[t.index()].sr) {
+        return;
+    }
     threads[t.index()].sr.join(sf);
 }
 
@@ -70,7 +98,7 @@ pub(crate) fn sc_atomic_fence(s: &mut impl ThreadClockState, t: ThreadId) {
 /// acquired.
 pub(crate) fn fence_acquire_release(s: &mut impl ThreadClockState, t: ThreadId, kind: C11Fence) {
     let k = super::rules::Strength::of_fence(kind);
-    if k.acquire {
+    if k.acquire && !s.thread(t).facq.le(&s.thread(t).c) {
         let th = s.thread_mut(t);
         let facq = th.facq.clone();
         th.c.join(&facq);
@@ -102,6 +130,9 @@ pub(crate) fn fork(s: &mut impl ThreadClockState, parent: ThreadId, child: Threa
 
 /// JOIN (TSAN11 Sec. 2.1 `asw`): `C_parent ∪= C_child`.
 pub(crate) fn join(s: &mut impl ThreadClockState, parent: ThreadId, child: ThreadId) {
+    if s.thread(child).c.le(&s.thread(parent).c) {
+        return;
+    }
     let cc = s.thread(child).c.clone();
     s.thread_mut(parent).c.join(&cc);
 }

@@ -26,7 +26,7 @@ pub(crate) type Epoch = u32;
 /// A vector clock.
 ///
 /// Invariant: `entries` has no trailing zero (canonical form).
-#[derive(Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Default, PartialEq, Eq, Hash)]
 pub(crate) struct VClock {
     entries: SmallVec<[Epoch; 4]>,
 }

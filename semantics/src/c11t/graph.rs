@@ -50,6 +50,7 @@
 
 use crate::c11::vclock::VClock;
 use crate::ir::ThreadId;
+use smallvec::{smallvec, SmallVec};
 
 /// A node index: the order in which the location's stores were performed.
 pub(crate) type NodeId = u32;
@@ -81,7 +82,7 @@ pub(crate) struct GraphNode {
     /// The writer's per-location sequence number (1 for the init write).
     pub(crate) seq: u32,
     /// `mo` successors (the constraint graph's edges), sorted.
-    pub(crate) succ: Vec<NodeId>,
+    pub(crate) succ: SmallVec<[NodeId; 4]>,
     /// The RMW that read this node (the rmw edge), if any.
     pub(crate) rmw_next: Option<NodeId>,
     /// For an RMW node: the node it read (the rmw edge's source).
@@ -96,17 +97,19 @@ pub(crate) struct GraphNode {
 /// node; the rmw-chain invariant of the module docs; clock vectors exact.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct MoGraph {
-    nodes: Vec<GraphNode>,
+    /// Inline up to four nodes (a location's init write and three
+    /// stores): copying a location to change it allocates nothing more.
+    nodes: SmallVec<[GraphNode; 4]>,
 }
 
 impl MoGraph {
     /// A graph holding only the init write.
     pub(crate) fn new() -> Self {
         MoGraph {
-            nodes: vec![GraphNode {
+            nodes: smallvec![GraphNode {
                 thread: None,
                 seq: 1,
-                succ: Vec::new(),
+                succ: SmallVec::new(),
                 rmw_next: None,
                 rmw_prev: None,
                 cv: own_clock(None, 1),
@@ -141,7 +144,7 @@ impl MoGraph {
         self.nodes.push(GraphNode {
             thread: Some(t),
             seq,
-            succ: Vec::new(),
+            succ: SmallVec::new(),
             rmw_next: None,
             rmw_prev: None,
             cv,
@@ -280,7 +283,7 @@ impl MoGraph {
             "relaxlab internal error: rmw edge from a node already read by an RMW"
         );
         let moved = std::mem::take(&mut self.nodes[from as usize].succ);
-        self.nodes[from as usize].succ = vec![rmw];
+        self.nodes[from as usize].succ = smallvec![rmw];
         self.nodes[from as usize].rmw_next = Some(rmw);
         let r = &mut self.nodes[rmw as usize];
         r.rmw_prev = Some(from);
@@ -355,7 +358,7 @@ impl MoGraph {
                 return Err(format!("self loop on {a}"));
             }
             if let Some(r) = node.rmw_next {
-                if node.succ != vec![r] {
+                if node.succ[..] != [r] {
                     return Err(format!("{a} has successors besides its RMW {r}"));
                 }
             }

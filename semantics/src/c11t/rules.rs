@@ -108,13 +108,9 @@ pub(crate) fn sc_read_allows(loc: &AtomicLoc, w: NodeId) -> bool {
 /// ACQUIRE LOAD / RELAXED LOAD, C11TESTER Sec. 6: an acquire load joins
 /// the store's release clock `RF_s` into `C_t`, a relaxed one into
 /// `F^acq_t`.
+/// A join that changes nothing leaves the thread's clocks shared.
 fn load_clock_rule(s: &mut C11tState, t: ThreadId, clock: &VClock, acquire: bool) {
-    let th = s.thread_mut(t);
-    if acquire {
-        th.c.join(clock);
-    } else {
-        th.facq.join(clock);
-    }
+    crate::c11::threads::join_clock(s, t, clock, acquire);
 }
 
 /// Records the load `(t, C_t(t))` on the store it read, for later CoRR and

@@ -8,6 +8,7 @@
 
 use crate::c11::threads::ThreadClockState;
 use crate::shared_vec::{HashCons, SharedVec};
+use smallvec::{smallvec, SmallVec};
 
 use super::graph::{MoGraph, NodeId};
 use crate::c11::state::{NaLoc, ThreadClocks};
@@ -28,8 +29,9 @@ pub(crate) use crate::c11::state::{ScWrite, StoreElem as Store};
 pub(crate) struct AtomicLoc {
     /// The `mo` constraints between the stores.
     pub(crate) graph: MoGraph,
-    /// What each store carries, in performance order.
-    pub(crate) stores: Vec<Store>,
+    /// What each store carries, in performance order (inline up to four,
+    /// as the graph's nodes).
+    pub(crate) stores: SmallVec<[Store; 4]>,
     /// A settle step has fixed the `mo`-last store and named its value
     /// (module docs of `c11t`, "Final values").
     pub(crate) settled: bool,
@@ -85,7 +87,7 @@ impl C11tState {
                 Atomicity::Atomic | Atomicity::Mixed => Loc::Atomic(AtomicLoc {
                     settled: false,
                     graph: MoGraph::new(),
-                    stores: vec![Store {
+                    stores: smallvec![Store {
                         writer: ThreadId(0),
                         epoch: 0,
                         value: l.init,
