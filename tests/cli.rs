@@ -331,3 +331,26 @@ fn compare_finds_no_unexpected_disagreement_in_the_library() {
         "the SB+fences.ss difference is gone:\n{out}"
     );
 }
+
+/// `bench -` reads the test once and hands it to each measuring child on
+/// its standard input: the children used to read the benchmark's own
+/// standard input, which the first drained (`the file is empty`, exit 2).
+#[test]
+fn bench_measures_a_test_read_from_standard_input() {
+    let sb = std::fs::read(support::root().join("litmus/classic/SB.litmus")).unwrap();
+    let r = support::binary_in(
+        None,
+        &["bench", "-", "--jobs", "1", "--max-states", "1000"],
+        &sb,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let rows: Vec<&str> = r.out.lines().filter(|l| l.starts_with("<stdin>")).collect();
+    assert_eq!(
+        rows.len(),
+        2,
+        "a row without and one with reduction:\n{}",
+        r.out
+    );
+    assert!(rows[0].contains(" tso    1 none         58 "), "{}", r.out);
+    assert!(rows[1].contains(" tso    1  por         23 "), "{}", r.out);
+}
