@@ -312,6 +312,19 @@ fn compare_cat_concludes_no_disagreement_from_a_partial_column() {
         .collect();
     assert_eq!(labels, ["undecided (PARTIAL)"; 4], "{out}");
     assert_eq!(v[0]["disagreements"][0]["twin"], "cat:pso", "{out}");
+    // `--dot -` is standard output, as for `compare` (it wrote a file `-`).
+    let (code, out, _) = relaxlab(&[
+        "compare",
+        "litmus/classic/SB.litmus",
+        "-m",
+        "tso",
+        "--cat",
+        "cat/tso.cat",
+        "--dot",
+        "-",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("digraph relaxlab {}"), "{out}");
 }
 
 #[test]
