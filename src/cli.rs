@@ -18,8 +18,12 @@ Exit codes:
   3    partial result: a bound (--max-states, --max-candidates, --unroll,
        --max-steps, --timeout, --max-memory) cut a result short; the output
        says which
+  4    standard output could not be written (a full disk, >/dev/full)
   130  interrupted (Ctrl-C): the output so far is printed, and says so
-Several files: the most severe code, in the order 0, 1, 3, 2, 130.";
+  141  standard output's reader went away (relaxlab ... | head): relaxlab
+       stops quietly, with the status shells show for `yes | head`
+Several files: the most severe code, in the order 0, 1, 3, 2, 130 (4 and
+141 end relaxlab at the write that failed).";
 
 /// relaxlab: can this outcome happen under this memory model, and why?
 #[derive(Debug, Parser)]

@@ -18,8 +18,8 @@
 //! tso = "models/tso.cat"        # paths relative to this file
 //! ```
 //!
-//! Values are checked as the flags are (model names, ranges), and an error
-//! points into the file.
+//! Values are checked as the flags are (model names, ranges, a model named
+//! twice), and an error points into the file.
 
 use std::path::{Path, PathBuf};
 
@@ -124,7 +124,30 @@ impl Config {
         }
         None
     }
+
+    /// The first model named twice in `models` or `axiomatic` (`rc11` and
+    /// `ax.rc11` are one model), which would run twice: where it was named
+    /// first, where again, and its name.
+    fn named_twice(&self) -> Option<(Span, Span, String)> {
+        let twice = |list: &Option<Vec<Spanned<String>>>, prefix: &str| {
+            let list = list.as_deref().unwrap_or_default();
+            let bare = |n: &Spanned<String>| {
+                let written = n.get_ref().as_str();
+                written.strip_prefix(prefix).unwrap_or(written).to_string()
+            };
+            list.iter().enumerate().find_map(|(i, again)| {
+                list[..i]
+                    .iter()
+                    .find(|first| bare(first) == bare(again))
+                    .map(|first| (first.span(), again.span(), again.get_ref().clone()))
+            })
+        };
+        twice(&self.models, "").or_else(|| twice(&self.axiomatic, "ax."))
+    }
 }
+
+/// A byte range of `relaxlab.toml`.
+type Span = std::ops::Range<usize>;
 
 fn names(list: &Option<Vec<Spanned<String>>>) -> Option<Vec<String>> {
     list.as_ref()
@@ -164,6 +187,20 @@ pub enum ConfigError {
         span: miette::SourceSpan,
         message: String,
         help: String,
+    },
+    /// A model named twice in `models` or `axiomatic` (as `--model sc,sc`
+    /// is refused: its table would be printed twice).
+    #[error("{}: model `{name}` is named twice", path.display())]
+    #[diagnostic(code(relaxlab::model::twice), help("name each model once"))]
+    ModelTwice {
+        path: PathBuf,
+        #[source_code]
+        src: miette::NamedSource<String>,
+        #[label(primary, "named again here")]
+        again: miette::SourceSpan,
+        #[label("first named here")]
+        first: miette::SourceSpan,
+        name: String,
     },
 }
 
@@ -205,16 +242,26 @@ impl Config {
             })
         })?;
         config.dir = path.parent().map(Path::to_path_buf);
-        match config.invalid() {
-            None => Ok(config),
-            Some((span, message, help)) => Err(Box::new(ConfigError::Value {
+        let src = || miette::NamedSource::new(path.display().to_string(), text.clone());
+        if let Some((span, message, help)) = config.invalid() {
+            return Err(Box::new(ConfigError::Value {
                 path: path.to_owned(),
-                src: miette::NamedSource::new(path.display().to_string(), text),
+                src: src(),
                 span: span.into(),
                 message,
                 help,
-            })),
+            }));
         }
+        if let Some((first, again, name)) = config.named_twice() {
+            return Err(Box::new(ConfigError::ModelTwice {
+                path: path.to_owned(),
+                src: src(),
+                again: again.into(),
+                first: first.into(),
+                name,
+            }));
+        }
+        Ok(config)
     }
 }
 
@@ -245,5 +292,18 @@ mod tests {
         let c: Config = toml::from_str("axiomatic = [\"ax.rc11\"]\njobs = 0\n").unwrap();
         let (span, _, _) = c.invalid().unwrap();
         assert_eq!(span, 31..32);
+    }
+
+    #[test]
+    fn a_model_named_twice_is_located_twice() {
+        let c: Config = toml::from_str("models = [\"sc\", \"tso\", \"sc\"]\n").unwrap();
+        assert_eq!(c.named_twice(), Some((10..14, 23..27, "sc".to_string())));
+        let c: Config = toml::from_str("axiomatic = [\"rc11\", \"ax.rc11\"]\n").unwrap();
+        assert_eq!(
+            c.named_twice(),
+            Some((13..19, 21..30, "ax.rc11".to_string()))
+        );
+        let c: Config = toml::from_str("models = [\"sc\"]\naxiomatic = [\"sc\"]\n").unwrap();
+        assert_eq!(c.named_twice(), None);
     }
 }

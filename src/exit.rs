@@ -19,6 +19,14 @@ pub enum Exit {
     /// 130 (128 + SIGINT, as shells report a program Ctrl-C stopped): the
     /// user interrupted the command; what was found before is printed.
     Interrupted,
+    /// 4: standard output could not be written (`>/dev/full`). Ends
+    /// relaxlab at the write ([`crate::stdout`]); never returned by a
+    /// command, so never weighed against the codes above.
+    OutputError,
+    /// 141 (128 + SIGPIPE, as shells report `yes | head`): standard
+    /// output's reader went away; relaxlab ends quietly at the write
+    /// ([`crate::stdout`]). Never returned by a command either.
+    BrokenPipe,
 }
 
 impl Exit {
@@ -29,6 +37,8 @@ impl Exit {
             Exit::InputError => 2,
             Exit::Partial => 3,
             Exit::Interrupted => 130,
+            Exit::OutputError => 4,
+            Exit::BrokenPipe => 141,
         }
     }
 }

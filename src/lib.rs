@@ -18,6 +18,7 @@ pub mod load;
 pub mod progress;
 pub mod render;
 pub mod serve;
+pub mod stdout;
 pub mod values;
 
 use std::io::Write;

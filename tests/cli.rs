@@ -250,6 +250,83 @@ fn compare_concludes_no_disagreement_from_a_partial_column() {
     assert_eq!(labels, ["undecided (PARTIAL)"; 4], "{out}");
 }
 
+/// The same with `--cat`: a cut operational column (`--max-states`) or a
+/// cut cat column (`--max-candidates`) concludes nothing. `compare --cat`
+/// used to call each of SB's outcomes `differs: cat:pso allows ... but tso
+/// cannot reach it` with no `PARTIAL` line, and ignored `--format json`.
+#[test]
+fn compare_cat_concludes_no_disagreement_from_a_partial_column() {
+    let cut_op = [
+        "compare",
+        "litmus/classic/SB.litmus",
+        "--models",
+        "tso",
+        "--cat",
+        "cat/pso.cat",
+        "--max-states",
+        "10",
+    ];
+    let (code, out, _) = relaxlab(&cut_op);
+    assert_eq!(code, 3, "{out}");
+    assert!(!out.contains("differs"), "{out}");
+    assert!(
+        out.contains("  PARTIAL: tso: stopped after 10 states (--max-states)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  undecided (PARTIAL): cat:pso allows [P0:r0=0 P1:r0=0]; tso did not reach it before it was cut short\n"),
+        "{out}"
+    );
+    assert!(out.contains("SB: operational vs cat models"), "{out}");
+    let (code, out, _) = relaxlab(&[
+        "compare",
+        "litmus/classic/SB.litmus",
+        "--models",
+        "pso",
+        "--cat",
+        "cat/tso.cat",
+        "--max-candidates",
+        "2",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(!out.contains("differs"), "{out}");
+    assert!(
+        out.contains("  undecided (PARTIAL): pso reaches [P0:r0=1 P1:r0=1]; cat:tso did not allow it before it was cut short\n"),
+        "{out}"
+    );
+    let (code, out, _) = relaxlab(&[&cut_op[..], &["--format", "json"]].concat());
+    assert_eq!(code, 3, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["interrupted"], false, "{out}");
+    assert_eq!(
+        v[0]["columns"],
+        serde_json::json!(["tso", "cat:pso"]),
+        "{out}"
+    );
+    assert_eq!(v[0]["bounds"][0]["kind"], "max-states", "{out}");
+    let labels: Vec<&str> = v[0]["disagreements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["undecided (PARTIAL)"; 4], "{out}");
+    assert_eq!(v[0]["disagreements"][0]["twin"], "cat:pso", "{out}");
+    // `--dot -` is standard output, as for `compare` (it wrote a file `-`).
+    let (code, out, _) = relaxlab(&[
+        "compare",
+        "litmus/classic/SB.litmus",
+        "-m",
+        "tso",
+        "--cat",
+        "cat/tso.cat",
+        "--dot",
+        "-",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("digraph relaxlab {}"), "{out}");
+}
+
 #[test]
 fn json_output_is_valid_json_with_the_documented_fields() {
     let (code, out, err) = relaxlab(&[
@@ -330,4 +407,27 @@ fn compare_finds_no_unexpected_disagreement_in_the_library() {
         out.contains("known difference: ax.pso allows"),
         "the SB+fences.ss difference is gone:\n{out}"
     );
+}
+
+/// `bench -` reads the test once and hands it to each measuring child on
+/// its standard input: the children used to read the benchmark's own
+/// standard input, which the first drained (`the file is empty`, exit 2).
+#[test]
+fn bench_measures_a_test_read_from_standard_input() {
+    let sb = std::fs::read(support::root().join("litmus/classic/SB.litmus")).unwrap();
+    let r = support::binary_in(
+        None,
+        &["bench", "-", "--jobs", "1", "--max-states", "1000"],
+        &sb,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let rows: Vec<&str> = r.out.lines().filter(|l| l.starts_with("<stdin>")).collect();
+    assert_eq!(
+        rows.len(),
+        2,
+        "a row without and one with reduction:\n{}",
+        r.out
+    );
+    assert!(rows[0].contains(" tso    1 none         58 "), "{}", r.out);
+    assert!(rows[1].contains(" tso    1  por         23 "), "{}", r.out);
 }

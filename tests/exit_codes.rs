@@ -1,11 +1,14 @@
 //! Exit codes as documented (README, `relaxlab --help`, the book's CLI
-//! chapter): 0 success, 1 a check failed, 2 input error, 3 partial, 130
-//! interrupted; never 101 (a panic) or a signal, whatever the flags.
+//! chapter): 0 success, 1 a check failed, 2 input error, 3 partial, 4
+//! output error, 130 interrupted, 141 standard output's reader gone; never
+//! 101 (a panic) or a signal, whatever the flags.
 
 mod support;
 
+use std::process::{Command, Stdio};
+
 use proptest::prelude::*;
-use support::{binary, binary_in, relaxlab};
+use support::{binary, binary_in, relaxlab, Ran};
 
 #[test]
 fn check_exits_2_on_a_file_that_does_not_parse_or_is_not_utf8() {
@@ -109,7 +112,7 @@ fn help_and_the_book_document_every_exit_code() {
     let (_, help, _) = relaxlab(&["--help"]);
     let cli = std::fs::read_to_string(support::root().join("book/src/cli.md")).unwrap();
     let readme = std::fs::read_to_string(support::root().join("README.md")).unwrap();
-    for code in ["0", "1", "2", "3", "130"] {
+    for code in ["0", "1", "2", "3", "4", "130", "141"] {
         assert!(
             help.lines()
                 .any(|l| l.trim_start().starts_with(&format!("{code} "))),
@@ -297,4 +300,79 @@ fn serve_validates_its_numbers() {
         let r = binary(&["serve", "--port=0", flag]);
         assert_eq!(r.code, Some(2), "serve {flag}:\n{}{}", r.out, r.err);
     }
+}
+
+/// A shell command line running the relaxlab binary with `args`, from the
+/// repository root.
+fn shell(args: &str, redirect: &str) -> Ran {
+    let script = format!("exec \"$0\" {args} {redirect}");
+    let output = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_relaxlab")])
+        .current_dir(support::root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("sh runs");
+    Ran {
+        code: output.status.code(),
+        out: String::from_utf8_lossy(&output.stdout).into_owned(),
+        err: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A write to standard output that fails is an output error (4) with a
+/// diagnostic, from every command: `run` used to print the bare OS error
+/// and exit 2 (input error), `--help` to exit 0 with its text lost.
+#[test]
+fn a_full_standard_output_is_an_output_error() {
+    for args in [
+        "run litmus/classic/SB.litmus --model tso",
+        "check litmus/classic/SB.litmus",
+        "parse litmus/classic/SB.litmus",
+        "--help",
+    ] {
+        let r = shell(args, ">/dev/full");
+        assert_eq!(r.code, Some(4), "{args}: {r:?}");
+        assert!(
+            r.err.contains("cannot write to standard output")
+                && r.err.contains("No space left on device"),
+            "{args}: {r:?}"
+        );
+        assert!(!r.err.contains("panicked"), "{args}: {r:?}");
+    }
+}
+
+/// A reader that went away ends relaxlab quietly with 141 (128 + SIGPIPE,
+/// as shells show `yes | head`): it used to exit 0, as if the command had
+/// finished and found nothing wrong. The pipe's reader (`true`) has ended
+/// before relaxlab starts, so the first write fails, whatever the timing.
+#[test]
+fn a_broken_pipe_ends_relaxlab_quietly_with_141() {
+    let mut reader = Command::new("true")
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("true runs");
+    let pipe = reader.stdin.take().unwrap();
+    reader.wait().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_relaxlab"))
+        .args(["check", "litmus/classic"])
+        .current_dir(support::root())
+        .stdout(Stdio::from(pipe))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("relaxlab runs");
+    assert_eq!(output.status.code(), Some(141), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+}
+
+/// A closed standard output (`>&-`) cannot be seen: the Rust runtime
+/// reopens it on `/dev/null` before `main`, as a caller that discards the
+/// output would open it (Python's `subprocess.DEVNULL`), so the command
+/// runs and exits with its own code, silently (book: cli.md, exit codes).
+#[test]
+fn a_closed_standard_output_discards_the_results() {
+    let r = shell("run litmus/classic/SB.litmus --model tso", ">&-");
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!((r.out.as_str(), r.err.as_str()), ("", ""), "{r:?}");
+    let r = shell("check tests/bad/lex_nbsp.litmus", ">&-");
+    assert_eq!(r.code, Some(2), "{r:?}");
 }

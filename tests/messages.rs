@@ -123,6 +123,35 @@ fn a_bad_model_in_relaxlab_toml_points_into_the_toml() {
     assert!(r.err.contains("relaxlab.toml:1:21]"), "{}", r.err);
 }
 
+/// A model named twice in `relaxlab.toml` is labelled where it is named
+/// again, and where first: the diagnostic had no source at all.
+#[test]
+fn a_model_named_twice_in_relaxlab_toml_is_labelled_both_times() {
+    let dir = support::scratch("config-model-twice");
+    std::fs::write(
+        dir.join("relaxlab.toml"),
+        "# project defaults\nmodels = [\"sc\", \"tso\",\n  \"sc\"]\n",
+    )
+    .unwrap();
+    let sb = support::root().join(SB).to_string_lossy().into_owned();
+    let r = binary_in(Some(&dir), &["run", &sb], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(r.err.contains("relaxlab::model::twice"), "{}", r.err);
+    assert!(r.err.contains("model `sc` is"), "{}", r.err);
+    assert!(r.err.contains("relaxlab.toml:3:3]"), "{}", r.err);
+    assert!(r.err.contains("named again here"), "{}", r.err);
+    assert!(r.err.contains("first named here"), "{}", r.err);
+    // `rc11` and `ax.rc11` are one axiomatic model.
+    std::fs::write(
+        dir.join("relaxlab.toml"),
+        "axiomatic = [\"rc11\", \"ax.rc11\"]\n",
+    )
+    .unwrap();
+    let r = binary_in(Some(&dir), &["run", &sb], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(r.err.contains("relaxlab.toml:1:22]"), "{}", r.err);
+}
+
 #[test]
 fn a_program_where_no_execution_ends_says_so() {
     let (code, out, _) = relaxlab(&["run", "tests/inputs/join-spin.litmus", "--model", "sc"]);

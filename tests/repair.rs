@@ -367,6 +367,64 @@ fn output_files_pass_check() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// With loops unrolled (`--unroll`, axiomatic models) a run sees only the
+/// executions within the bound: the written file keeps what the runs saw
+/// in a comment and claims no verdict. It used to write `expect { ax.sc:
+/// always; ax.tso: always; ax.sc.assert: never; ax.tso.assert: never; }`,
+/// which `check` can never confirm (partial with `--unroll`, refused
+/// without). A loop-free test is not cut by `--unroll`: exact verdicts.
+#[test]
+fn an_unrolled_repair_writes_no_verdict() {
+    let dir = std::env::temp_dir().join(format!("relaxlab-repair-unroll-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("dekker.litmus");
+    let out_s = out.to_string_lossy().to_string();
+    let (code, report, err) = relaxlab(&[
+        "repair",
+        "litmus/algorithms/dekker-broken.litmus",
+        "--model",
+        "ax.tso",
+        "--unroll",
+        "1",
+        "--output",
+        &out_s,
+    ]);
+    assert_eq!(code, 3, "{report}{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("expect {"), "{text}");
+    assert!(
+        text.ends_with(
+            "forall (incs = 0 /\\ flag0 = 0 /\\ flag1 = 0)\n\
+             // Loops unrolled 1 time (--unroll 1): these runs saw only the executions within\n\
+             // that bound, so they give no verdict, and `expect` has no entry for them:\n\
+             //   ax.sc: always observed, no execution seen to fail\n\
+             //   ax.tso: always observed, no execution seen to fail\n"
+        ),
+        "{text}"
+    );
+    let (code, checked, err) = relaxlab(&["check", &out_s]);
+    assert_eq!(code, 0, "{checked}{err}\n{text}");
+    let sb = dir.join("SB.litmus");
+    let sb_s = sb.to_string_lossy().to_string();
+    let (code, report, err) = relaxlab(&[
+        "repair",
+        "litmus/classic/SB.litmus",
+        "--model",
+        "ax.tso",
+        "--unroll",
+        "1",
+        "--output",
+        &sb_s,
+    ]);
+    assert_eq!(code, 0, "{report}{err}");
+    let text = std::fs::read_to_string(&sb).unwrap();
+    assert!(
+        text.ends_with("expect { ax.sc: never; ax.tso: never; }\n"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Two programs are the same code: instructions (with jump targets),
 /// thread kinds (with fork sites), locations and registers.
 fn same_code(a: &Program, b: &Program) -> Result<(), String> {
@@ -426,7 +484,7 @@ fn printed_text_lowers_like_the_verified_program() {
                         &program,
                         &sites,
                         &placement,
-                        &[],
+                        &relaxlab::commands::repair::text::Verdicts::default(),
                         ("a", "b"),
                     );
                     let lowered = relaxlab_grammar::load(&text)

@@ -319,10 +319,11 @@ fn ctrl_c_stops_a_benchmark_which_says_so_with_exit_130() {
     );
 }
 
-/// `compare` of IRIW3x3 under sc and tso, unreduced: sc and ax.sc take
-/// seconds, tso about 6 s. Ctrl-C once the tso bar shows (after 1 s).
-fn interrupted_compare(format: &str) -> (u32, String) {
-    let mut session = Session::start(&[
+/// `compare` of IRIW3x3 under sc and tso, unreduced, with `extra` flags:
+/// sc and ax.sc take seconds, tso about 6 s. Ctrl-C once the tso bar
+/// shows (after 1 s).
+fn interrupted_compare(extra: &[&str], format: &str) -> (u32, String) {
+    let mut args = vec![
         "compare",
         "litmus/bench/bench-IRIW3x3.litmus",
         "--models",
@@ -333,16 +334,25 @@ fn interrupted_compare(format: &str) -> (u32, String) {
         "1",
         "--format",
         format,
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let mut session = Session::start(&args);
     session.wait_for("exploring under tso");
     session.ctrl_c(Duration::ZERO)
+}
+
+/// The JSON array on a terminal screen.
+fn json_on(screen: &str) -> serde_json::Value {
+    let json = &screen[screen.find("[\r\n").expect("a JSON array")..];
+    let json = &json[..=json.rfind(']').unwrap()];
+    serde_json::from_str(&json.replace("\r\n", "\n")).expect("JSON")
 }
 
 #[test]
 fn ctrl_c_during_compare_prints_the_finished_columns_marked_interrupted() {
     // The interrupted test used to be thrown away (the table printed only
     // the notice on standard error, JSON printed `[]`).
-    let (code, screen) = interrupted_compare("table");
+    let (code, screen) = interrupted_compare(&[], "table");
     assert_eq!(code, 130, "{screen}");
     assert!(
         screen.contains("bench-IRIW3x3: operational vs axiomatic"),
@@ -364,15 +374,60 @@ fn ctrl_c_during_compare_prints_the_finished_columns_marked_interrupted() {
         "{screen}"
     );
 
-    let (code, screen) = interrupted_compare("json");
+    let (code, screen) = interrupted_compare(&[], "json");
     assert_eq!(code, 130, "{screen}");
-    let json = &screen[screen.find("[\r\n").expect("a JSON array")..];
-    let json = &json[..=json.rfind(']').unwrap()];
-    let reports: serde_json::Value =
-        serde_json::from_str(&json.replace("\r\n", "\n")).expect("JSON");
+    let reports = json_on(&screen);
     let report = &reports[0];
     assert_eq!(report["interrupted"], true, "{report}");
     assert_eq!(report["columns"][0], "sc", "{report}");
     assert_eq!(report["bounds"][0]["kind"], "interrupted", "{report}");
     assert_eq!(report["not_run"][0]["model"], "ax.tso", "{report}");
+}
+
+/// The same with `--cat`, after another test: `compare --cat` used to run
+/// every later column at Ctrl-C (each stopped at once), call the missing
+/// outcomes `differs` (220 of them), go on to the next test and exit 3.
+#[test]
+fn ctrl_c_during_compare_cat_prints_the_finished_columns_marked_interrupted() {
+    let cat = ["--cat", "cat/pso.cat", "litmus/classic/SB.litmus"];
+    let (code, screen) = interrupted_compare(&cat, "table");
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("bench-IRIW3x3: operational vs cat models"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("PARTIAL: tso: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("cat:pso: not run (interrupted (Ctrl-C) before it started)"),
+        "{screen}"
+    );
+    // The sc column finished: its cells are there.
+    assert!(screen.contains("yes        -      n/a"), "{screen}");
+    assert!(!screen.contains("differs"), "{screen}");
+    assert!(
+        screen.contains("no disagreement found (PARTIAL)"),
+        "{screen}"
+    );
+    // No further test starts.
+    assert!(
+        !screen.contains("SB: operational vs cat models"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+
+    let (code, screen) = interrupted_compare(&cat, "json");
+    assert_eq!(code, 130, "{screen}");
+    let reports = json_on(&screen);
+    assert_eq!(reports.as_array().map(Vec::len), Some(1), "{reports}");
+    let report = &reports[0];
+    assert_eq!(report["interrupted"], true, "{report}");
+    assert_eq!(report["columns"][0], "sc", "{report}");
+    assert_eq!(report["bounds"][0]["kind"], "interrupted", "{report}");
+    assert_eq!(report["not_run"][0]["model"], "cat:pso", "{report}");
 }

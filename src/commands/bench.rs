@@ -23,9 +23,14 @@
 //! measurement is taken N times, and the median is printed with the range
 //! of the ratios. Figures are printed, never asserted: they depend on the
 //! machine.
+//!
+//! A test read from standard input (`-`) is read once, here, and written
+//! to each child's standard input: the children cannot read the
+//! benchmark's own standard input, which the first would drain.
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use miette::IntoDiagnostic;
@@ -111,11 +116,14 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     common::distinct(&models)?;
     let max_states = args.max_states.unwrap_or(Settings::default().max_states);
     let repeat = args.repeat.unwrap_or(1);
+    let paths = files::expand(&paths)?;
+    // Before the header: a test that cannot be read is an input error.
+    let stdin = read_stdin_once(&paths)?;
     // This process only waits for its children, which Ctrl-C on a
     // terminal reaches too: it must outlive them to say that the benchmark
     // stopped (otherwise the handler ends it at once, `interrupt`).
     let _ctrl_c = interrupt::interruptible();
-    let baseline = child("", "sc", 1, 0, Reduction::None, 0);
+    let baseline = child("", None, "sc", 1, 0, Reduction::None, 0);
     if interrupt::requested() {
         writeln!(io.out, "{INTERRUPTED}").into_diagnostic()?;
         return Ok(Exit::Interrupted);
@@ -150,12 +158,17 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     )
     .into_diagnostic()?;
     let mut exit = Exit::Ok;
-    for path in files::expand(&paths)? {
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
+    for path in paths {
+        let from_stdin = path.as_os_str() == files::STDIN;
+        let name = if from_stdin {
+            files::STDIN_NAME.to_string()
+        } else {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
         let file = path.display().to_string();
+        let input = stdin.as_deref().filter(|_| from_stdin);
         for key in &models {
             for &jobs in &args.jobs {
                 let (mut full_states, mut full_complete) = (0, true);
@@ -166,6 +179,7 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
                         // so far stand, and nothing more is started.
                         let measured = child(
                             &file,
+                            input,
                             &key.to_string(),
                             jobs,
                             max_states,
@@ -247,9 +261,20 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     Ok(exit)
 }
 
-/// Runs one measurement in a child process.
+/// The text of the test read from standard input, if `paths` names `-`
+/// (at most once: [`files::expand`] refuses it twice).
+fn read_stdin_once(paths: &[PathBuf]) -> Result<Option<String>, miette::Report> {
+    match paths.iter().find(|p| p.as_os_str() == files::STDIN) {
+        Some(path) => Ok(Some(files::read(path)?.text)),
+        None => Ok(None),
+    }
+}
+
+/// Runs one measurement in a child process, with `stdin` (the test read
+/// from standard input, when `file` is `-`) as its standard input.
 fn child(
     file: &str,
+    stdin: Option<&str>,
     model: &str,
     jobs: usize,
     max_states: u64,
@@ -261,13 +286,27 @@ fn child(
         Reduction::None => "none",
         Reduction::Por => "por",
     };
-    let output = Command::new(exe)
+    let mut child = Command::new(exe)
         .env(
             ONE,
             format!("{file}|{model}|{jobs}|{max_states}|{reduction}|{full_states}"),
         )
-        .output()
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .into_diagnostic()?;
+    if let (Some(text), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        // The child reads all of its input before it writes anything, so
+        // this cannot fill both pipes at once. A child that fails first
+        // closes the pipe: its status and standard error say why.
+        let _ = pipe.write_all(text.as_bytes());
+    }
+    let output = child.wait_with_output().into_diagnostic()?;
     if !output.status.success() {
         miette::bail!(
             "benchmark of {file} under {model} failed: {}",

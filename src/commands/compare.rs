@@ -21,49 +21,32 @@
 //! relations is flagged UNEXPECTED (exit code 1).
 //!
 //! A column cut short by a bound says so under the table (`PARTIAL:
-//! MODEL: ...`, exit code 3). `--format json` prints the same, as
-//! [`json::Comparison`]s.
+//! MODEL: ...`, exit code 3), and an outcome it lacks is undecided, not a
+//! disagreement; after Ctrl-C the test is printed with the columns that
+//! finished ([`comparison`], shared with `compare --cat`). `--format json`
+//! prints the same, as [`json::Comparison`]s.
 
-use std::collections::BTreeSet;
-
-use miette::IntoDiagnostic;
 use relaxlab_semantics::axiomatic::{self, to_dot, twin, CoSource, ExecutionEnd};
 use relaxlab_semantics::ir::{
     AxModel, FenceKind, HwFence, Instr, ModelKey, OpModel, Program, Value,
 };
-use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
+use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
-use crate::cli::{CompareArgs, ReportFormat};
+use super::comparison::{self, Columns, Compared, Only, RACY};
+use crate::cli::CompareArgs;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::render::table::{bound_kind, describe_bound};
 use crate::render::{dot, json, trace};
-use crate::{interrupt, load, Io};
-
-/// The label of a disagreement on an outcome only racy executions reach.
-pub(super) const RACY: &str = "racy (undefined behaviour)";
+use crate::{load, Io};
 
 /// Why racy outcomes may differ (MODELS.md 3 and 4.2).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
     the operational model reads the newest value at a race (MODELS.md 3), the axiomatic one a visible side effect (4.2)";
 
-/// Why a column after a Ctrl-C has no result.
-const NOT_RUN_INTERRUPTED: &str = "interrupted (Ctrl-C) before it started";
-
-/// The label of an outcome one column has and a column cut short by a
-/// bound lacks: no disagreement can be concluded.
-const UNDECIDED: &str = "undecided (PARTIAL)";
-
 /// Must the twins agree exactly (else: operational ⊆ axiomatic)?
 fn must_be_equal(m: OpModel) -> bool {
     !matches!(m, OpModel::Pso | OpModel::Pslo)
-}
-
-/// One column of the table.
-struct Column {
-    key: ModelKey,
-    result: Result<OutcomeTable, String>,
 }
 
 pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
@@ -83,265 +66,78 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
             ModelKey::Ax(_) => None,
         })
         .collect();
-    let mut sink = args.dot.as_deref().map(dot::Sink::open).transpose()?;
-    let json_format = args.format == ReportFormat::Json;
-    let mut exit = Exit::Ok;
-    let mut dots = Vec::new();
-    let mut reports = Vec::new();
-    'files: for (file, program) in common::programs(&args.files, io, &mut exit)? {
-        if interrupt::requested() {
-            break 'files;
-        }
-        let mut columns = Vec::new();
-        // After Ctrl-C no further model starts: the test is printed with
-        // the columns finished, the interrupted one (partial), and the
-        // others marked as not run.
-        let mut interrupted = false;
+    comparison::compare_each(args, io, |file, program, dots| {
+        let mut columns = Columns::default();
         for &m in &models {
             for key in [ModelKey::Op(m), ModelKey::Ax(twin(m))] {
-                if interrupted || interrupt::requested() {
-                    interrupted = true;
-                    columns.push(Column {
-                        key,
-                        result: Err(NOT_RUN_INTERRUPTED.to_string()),
-                    });
-                    continue;
-                }
-                let result = match load::check_model(&program, key, &file) {
-                    Err(_) => Err("outside the model".to_string()),
-                    Ok(()) => pool
-                        .install(|| engine::run(&program, key, &settings))
-                        .map_err(|e| e.to_string()),
-                };
-                if let Ok(t) = &result {
-                    if !t.complete() {
-                        exit = exit.max(Exit::Partial);
+                columns.run(key.to_string(), || {
+                    match load::check_model(program, key, file) {
+                        Err(_) => Err("outside the model".to_string()),
+                        Ok(()) => pool
+                            .install(|| engine::run(program, key, &settings))
+                            .map_err(|e| e.to_string()),
                     }
-                    interrupted |= t.bounds.contains(&BoundHit::Interrupted);
-                }
-                columns.push(Column { key, result });
+                });
             }
         }
-        let mut report = json::Comparison {
-            file: file.path.clone(),
-            test: program.name.clone(),
-            condition: program.condition.as_ref().map(|c| c.text.clone()),
-            observed: program
-                .observed
-                .iter()
-                .map(|o| program.observable_name(*o))
-                .collect(),
-            columns: columns.iter().map(|c| c.key.to_string()).collect(),
-            rows: Vec::new(),
-            not_run: Vec::new(),
-            disagreements: Vec::new(),
-            bounds: Vec::new(),
-            interrupted,
-        };
-        let text = render(
-            &program,
-            &columns,
-            &models,
-            &settings,
-            &mut dots,
-            &mut report,
-        );
+        let mut report = comparison::report(file, program, &columns);
+        let text = render(program, &columns, &models, &settings, dots, &mut report);
+        let mut exit = columns.exit();
         if report.disagreements.iter().any(|d| d.label == "UNEXPECTED") {
             exit = exit.max(Exit::CheckFailed);
         }
-        if json_format {
-            reports.push(report);
-        } else {
-            write!(io.out, "{text}").into_diagnostic()?;
-            io.out.flush().into_diagnostic()?;
-        }
-        if interrupted {
-            break 'files;
-        }
-    }
-    if interrupt::requested() {
-        exit = Exit::Interrupted;
-        let _ = writeln!(
-            io.err,
-            "relaxlab: interrupted (Ctrl-C); the comparison stops at the interrupted test"
-        );
-    }
-    if json_format {
-        serde_json::to_writer_pretty(&mut *io.out, &reports).into_diagnostic()?;
-        writeln!(io.out).into_diagnostic()?;
-    }
-    let dots = if dots.is_empty() {
-        vec!["// no disagreement: no execution to draw\ndigraph relaxlab {}\n".to_string()]
-    } else {
-        dots
-    };
-    match &mut sink {
-        Some(dot::Sink::Stdout) if !json_format => {
-            writeln!(io.out, "{}", dots.join("\n")).into_diagnostic()?;
-        }
-        // JSON keeps standard output one document: the graphs are in
-        // each disagreement's evidence only as text.
-        Some(dot::Sink::Stdout) => {}
-        Some(sink) => sink.write_file(&dots)?,
-        None => {}
-    }
-    Ok(exit)
+        Compared { text, report, exit }
+    })
 }
 
-/// A disagreement for JSON, with the evidence the text prints.
+/// A disagreement of `model` and its twin for JSON.
 fn disagreement(
     label: &'static str,
     model: OpModel,
-    only: &'static str,
+    only: Only,
     values: &[Value],
     text: &str,
 ) -> json::Disagreement {
-    json::Disagreement {
-        label,
-        model: model.name().to_string(),
-        twin: format!("ax.{}", twin(model).name()),
-        only,
-        values: values.to_vec(),
-        evidence: text.lines().skip(2).map(|l| l.trim().to_string()).collect(),
-    }
+    let twin = ModelKey::Ax(twin(model)).to_string();
+    comparison::disagreement(label, model.name(), &twin, only, values, text)
 }
 
-pub(super) fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
-    t.rows.iter().map(|r| r.values.clone()).collect()
-}
-
+/// The table of a test, then every disagreement of a model with its twin
+/// and its evidence.
 fn render(
     program: &Program,
-    columns: &[Column],
+    columns: &Columns,
     models: &[OpModel],
     settings: &Settings,
     dots: &mut Vec<String>,
     report: &mut json::Comparison,
 ) -> String {
-    let mut out = format!("{}: operational vs axiomatic\n", program.name);
-    if let Some(c) = &program.condition {
-        out.push_str(&format!("  {}\n", c.text));
-    }
-    let mut rows: BTreeSet<Vec<Value>> = BTreeSet::new();
-    for c in columns {
-        if let Ok(t) = &c.result {
-            rows.extend(outcomes(t));
-        }
-    }
-    let names: Vec<String> = program
-        .observed
-        .iter()
-        .map(|o| program.observable_name(*o))
-        .collect();
-    let outcome_text = |v: &[Value]| -> String {
-        names
-            .iter()
-            .zip(v)
-            .map(|(n, x)| format!("{n}={x}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let width = rows
-        .iter()
-        .map(|r| outcome_text(r).len())
-        .max()
-        .unwrap_or(0)
-        .max(7);
-    let headers: Vec<String> = columns.iter().map(|c| c.key.to_string()).collect();
-    out.push_str(&format!("\n    {:<width$}", "outcome"));
-    for h in &headers {
-        out.push_str(&format!("  {h:>7}"));
-    }
-    out.push('\n');
-    for r in &rows {
-        let satisfies = program
-            .condition
-            .as_ref()
-            .map(|c| relaxlab_semantics::outcome::satisfies(program, &c.prop, r));
-        let holds = satisfies.unwrap_or(false);
-        out.push_str(&format!(
-            "  {} {:<width$}",
-            if holds { '*' } else { ' ' },
-            outcome_text(r)
-        ));
-        let mut cells = Vec::new();
-        for c in columns {
-            let cell = match &c.result {
-                Ok(t) if t.rows.iter().any(|x| &x.values == r) => "yes",
-                Ok(_) => "-",
-                Err(_) => "n/a",
-            };
-            out.push_str(&format!("  {cell:>7}"));
-            cells.push(cell);
-        }
-        out.push('\n');
-        report.rows.push(json::ComparedRow {
-            values: r.clone(),
-            satisfies,
-            cells,
-        });
-    }
-    for c in columns {
-        match &c.result {
-            Err(why) => {
-                out.push_str(&format!("  {}: not run ({why})\n", c.key));
-                report.not_run.push(json::NotRun {
-                    model: c.key.to_string(),
-                    why: why.clone(),
-                });
-            }
-            Ok(t) => {
-                for bound in &t.bounds {
-                    out.push_str(&format!(
-                        "  PARTIAL: {}: {}\n",
-                        c.key,
-                        describe_bound(bound)
-                    ));
-                    report.bounds.push(json::ColumnBound {
-                        model: c.key.to_string(),
-                        kind: bound_kind(bound),
-                        message: describe_bound(bound),
-                    });
-                }
-            }
-        }
-    }
-
+    let mut out = comparison::table(program, "operational vs axiomatic", columns, report);
+    let outcome_text = |v: &[Value]| comparison::outcome_text(program, v);
     let mut any = false;
     for &m in models {
-        let op = columns
-            .iter()
-            .find(|c| c.key == ModelKey::Op(m))
-            .and_then(|c| c.result.as_ref().ok());
-        let ax = columns
-            .iter()
-            .find(|c| c.key == ModelKey::Ax(twin(m)))
-            .and_then(|c| c.result.as_ref().ok());
-        let (Some(op), Some(ax)) = (op, ax) else {
+        let ax_name = ModelKey::Ax(twin(m)).to_string();
+        let (Some(op), Some(ax)) = (columns.table(m.name()), columns.table(&ax_name)) else {
             continue;
         };
-        let (o, a) = (outcomes(op), outcomes(ax));
+        let (o, a) = (comparison::outcomes(op), comparison::outcomes(ax));
         let racy =
             |t: &OutcomeTable, r: &Vec<Value>| t.rows.iter().any(|x| &x.values == r && x.racy);
         for r in o.difference(&a) {
             any = true;
-            let start = out.len();
             if !ax.complete() {
-                out.push_str(&format!(
-                    "\n  {UNDECIDED}: {} reaches [{}]; ax.{} did not allow it before it was cut short\n",
-                    m.name(),
-                    outcome_text(r),
-                    twin(m).name()
-                ));
-                report.disagreements.push(disagreement(
-                    UNDECIDED,
-                    m,
-                    "operational",
+                let pair = (m.name(), ax_name.as_str());
+                comparison::undecided(
+                    &mut out,
+                    report,
+                    pair,
+                    Only::Operational,
                     r,
-                    &out[start..],
-                ));
+                    &outcome_text(r),
+                );
                 continue;
             }
+            let start = out.len();
             let label = if racy(op, r) { RACY } else { "UNEXPECTED" };
             out.push_str(&format!(
                 "\n  {label}: {} reaches [{}] but ax.{} forbids it; witness:\n",
@@ -370,27 +166,16 @@ fn render(
             }
             report
                 .disagreements
-                .push(disagreement(label, m, "operational", r, &out[start..]));
+                .push(disagreement(label, m, Only::Operational, r, &out[start..]));
         }
         for r in a.difference(&o) {
             any = true;
-            let start = out.len();
             if !op.complete() {
-                out.push_str(&format!(
-                    "\n  {UNDECIDED}: ax.{} allows [{}]; {} did not reach it before it was cut short\n",
-                    twin(m).name(),
-                    outcome_text(r),
-                    m.name()
-                ));
-                report.disagreements.push(disagreement(
-                    UNDECIDED,
-                    m,
-                    "axiomatic",
-                    r,
-                    &out[start..],
-                ));
+                let pair = (m.name(), ax_name.as_str());
+                comparison::undecided(&mut out, report, pair, Only::Axiomatic, r, &outcome_text(r));
                 continue;
             }
+            let start = out.len();
             let label = if racy(ax, r) {
                 RACY
             } else if must_be_equal(m) {
@@ -422,19 +207,14 @@ fn render(
             }
             report
                 .disagreements
-                .push(disagreement(label, m, "axiomatic", r, &out[start..]));
+                .push(disagreement(label, m, Only::Axiomatic, r, &out[start..]));
         }
     }
-    let cut = columns.iter().any(|c| {
-        matches!(&c.result, Ok(t) if !t.complete())
-            || matches!(&c.result, Err(why) if why == NOT_RUN_INTERRUPTED)
-    });
-    if !any && cut {
-        out.push_str(
-            "\n  no disagreement found (PARTIAL): columns cut short or not run may hide one\n",
-        );
-    } else if !any {
-        out.push_str("\n  no disagreement between the models and their twins\n");
+    if !any {
+        out.push_str(&comparison::no_disagreement(
+            columns,
+            "no disagreement between the models and their twins",
+        ));
     }
     out.push('\n');
     out

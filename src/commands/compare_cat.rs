@@ -9,173 +9,129 @@
 //! a consistent execution. Nothing says how a user's model should relate
 //! to an operational one, so every disagreement that racy executions do
 //! not explain makes the exit code 1.
+//!
+//! As in `compare` ([`super::comparison`]): an outcome that a column cut
+//! short lacks is undecided, not a disagreement (exit code 3); after
+//! Ctrl-C the test is printed with the columns that finished, and no
+//! further test starts (exit code 130); `--format json` prints
+//! [`json::Comparison`]s, with the cat model as the twin.
 
-use std::collections::BTreeSet;
-
-use miette::IntoDiagnostic;
 use relaxlab_semantics::axiomatic::cat::{Machine, Verdict};
 use relaxlab_semantics::axiomatic::{self, to_dot, to_dot_showing, ExecutionEnd, Judge};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Value};
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
-use super::compare::{edges_as_text, outcomes, RACY};
+use super::compare::edges_as_text;
+use super::comparison::{self, Columns, Compared, Only, RACY};
 use crate::cat::CatFile;
 use crate::cli::CompareArgs;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::render::trace;
+use crate::render::{json, trace};
 use crate::{load, Io};
 
-/// One column: its name and its table, or why it did not run.
-struct Column {
-    name: String,
-    result: Result<OutcomeTable, String>,
-}
+/// The label of a disagreement racy executions do not explain.
+const DIFFERS: &str = "differs";
 
 pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
-    let settings = common::settings(&args.engine, &config);
+    let mut settings = common::settings(&args.engine, &config);
+    settings.progress = common::stderr_is_terminal();
     let pool = common::pool(&args.engine, &config)?;
     let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path, io)?;
-    let models: Vec<OpModel> = common::op_models(&args.models)?
+    let keys = common::op_models(&args.models)?;
+    common::distinct(&keys)?;
+    let models: Vec<OpModel> = keys
         .into_iter()
         .filter_map(|k| match k {
             ModelKey::Op(m) => Some(m),
             ModelKey::Ax(_) => None,
         })
         .collect();
-    let mut exit = Exit::Ok;
-    let mut dots = Vec::new();
-    for (file, program) in common::programs(&args.files, io, &mut exit)? {
-        let mut ops = Vec::new();
+    comparison::compare_each(args, io, |file, program, dots| {
+        let mut columns = Columns::default();
         for &m in &models {
             let key = ModelKey::Op(m);
-            let result = match load::check_model(&program, key, &file) {
-                Err(_) => Err("outside the model".to_string()),
-                Ok(()) => pool
-                    .install(|| engine::run(&program, key, &settings))
-                    .map_err(|e| e.to_string()),
-            };
-            ops.push(Column {
-                name: m.name().to_string(),
-                result,
+            columns.run(m.name().to_string(), || {
+                match load::check_model(program, key, file) {
+                    Err(_) => Err("outside the model".to_string()),
+                    Ok(()) => pool
+                        .install(|| engine::run(program, key, &settings))
+                        .map_err(|e| e.to_string()),
+                }
             });
         }
-        let mut cat_columns = Vec::new();
         for cat in &cats {
-            let result = match crate::cat::check_program(&program, &cat.model, &file) {
-                Err(_) => Err("outside the model".to_string()),
-                Ok(()) => pool
-                    .install(|| crate::cat::run(&program, &cat.model, &settings))
-                    .map_err(|e| e.to_string()),
-            };
-            cat_columns.push(Column {
-                name: format!("cat:{}", cat.model.name),
-                result,
+            columns.run(cat_column(cat), || {
+                match crate::cat::check_program(program, &cat.model, file) {
+                    Err(_) => Err("outside the model".to_string()),
+                    Ok(()) => pool
+                        .install(|| crate::cat::run(program, &cat.model, &settings))
+                        .map_err(|e| e.to_string()),
+                }
             });
         }
-        for c in ops.iter().chain(&cat_columns) {
-            if matches!(&c.result, Ok(t) if !t.complete()) {
-                exit = exit.max(Exit::Partial);
-            }
-        }
-        let (text, differ) = render(
-            &program,
+        let mut report = comparison::report(file, program, &columns);
+        let text = render(
+            program,
             &models,
-            &ops,
             &cats,
-            &cat_columns,
+            &columns,
             &settings,
-            &mut dots,
+            dots,
+            &mut report,
         );
-        write!(io.out, "{text}").into_diagnostic()?;
-        if differ {
+        let mut exit = columns.exit();
+        if report.disagreements.iter().any(|d| d.label == DIFFERS) {
             exit = exit.max(Exit::CheckFailed);
         }
-    }
-    if let Some(dot_path) = &args.dot {
-        let text = if dots.is_empty() {
-            "// no disagreement: no execution to draw\ndigraph relaxlab {}\n".to_string()
-        } else {
-            dots.join("\n")
-        };
-        std::fs::write(dot_path, text).into_diagnostic()?;
-    }
-    Ok(exit)
+        Compared { text, report, exit }
+    })
 }
 
-/// The table and the disagreements of one test; true when a disagreement
-/// is not explained by racy executions.
+/// The column of a cat model: `cat:NAME`.
+fn cat_column(cat: &CatFile) -> String {
+    format!("cat:{}", cat.model.name)
+}
+
+/// The table and the disagreements of one test.
 fn render(
     program: &Program,
     models: &[OpModel],
-    ops: &[Column],
     cats: &[CatFile],
-    cat_columns: &[Column],
+    columns: &Columns,
     settings: &Settings,
     dots: &mut Vec<String>,
-) -> (String, bool) {
-    let mut out = format!("{}: operational vs cat models\n", program.name);
-    if let Some(c) = &program.condition {
-        out.push_str(&format!("  {}\n", c.text));
-    }
-    let columns: Vec<&Column> = ops.iter().chain(cat_columns).collect();
-    let mut rows: BTreeSet<Vec<Value>> = BTreeSet::new();
-    for c in &columns {
-        if let Ok(t) = &c.result {
-            rows.extend(outcomes(t));
-        }
-    }
-    let text = |v: &[Value]| outcome_text(program, v);
-    let width = rows.iter().map(|r| text(r).len()).max().unwrap_or(0).max(7);
-    out.push_str(&format!("\n    {:<width$}", "outcome"));
-    for c in &columns {
-        out.push_str(&format!("  {:>7}", c.name));
-    }
-    out.push('\n');
-    for r in &rows {
-        let holds = program
-            .condition
-            .as_ref()
-            .is_some_and(|c| relaxlab_semantics::outcome::satisfies(program, &c.prop, r));
-        out.push_str(&format!(
-            "  {} {:<width$}",
-            if holds { '*' } else { ' ' },
-            text(r)
-        ));
-        for c in &columns {
-            let cell = match &c.result {
-                Ok(t) if t.rows.iter().any(|x| &x.values == r) => "yes",
-                Ok(_) => "-",
-                Err(_) => "n/a",
-            };
-            out.push_str(&format!("  {cell:>w$}", w = c.name.len().max(7)));
-        }
-        out.push('\n');
-    }
-    for c in &columns {
-        if let Err(why) = &c.result {
-            out.push_str(&format!("  {}: not run ({why})\n", c.name));
-        }
-    }
+    report: &mut json::Comparison,
+) -> String {
+    let mut out = comparison::table(program, "operational vs cat models", columns, report);
+    let text = |v: &[Value]| comparison::outcome_text(program, v);
     let mut any = false;
-    let mut differ = false;
     let racy = |t: &OutcomeTable, r: &Vec<Value>| t.rows.iter().any(|x| &x.values == r && x.racy);
-    for (&m, op) in models.iter().zip(ops) {
-        let Ok(op) = &op.result else { continue };
-        for (cat, col) in cats.iter().zip(cat_columns) {
-            let Ok(ct) = &col.result else { continue };
-            let (o, a) = (outcomes(op), outcomes(ct));
+    for &m in models {
+        let Some(op) = columns.table(m.name()) else {
+            continue;
+        };
+        for cat in cats {
+            let name = cat_column(cat);
+            let Some(ct) = columns.table(&name) else {
+                continue;
+            };
+            let pair = (m.name(), name.as_str());
+            let (o, a) = (comparison::outcomes(op), comparison::outcomes(ct));
             for r in o.difference(&a) {
                 any = true;
-                let label = if racy(op, r) { RACY } else { "differs" };
-                differ |= label != RACY;
+                if !ct.complete() {
+                    comparison::undecided(&mut out, report, pair, Only::Operational, r, &text(r));
+                    continue;
+                }
+                let start = out.len();
+                let label = if racy(op, r) { RACY } else { DIFFERS };
                 out.push_str(&format!(
-                    "\n  {label}: {} reaches [{}] but {} forbids it; witness:\n",
+                    "\n  {label}: {} reaches [{}] but {name} forbids it; witness:\n",
                     m.name(),
                     text(r),
-                    col.name
                 ));
                 let key = ModelKey::Op(m);
                 let ran = engine::program_for(program, key, settings);
@@ -210,12 +166,11 @@ fn render(
                                     "undecided (the `with` search hit --max-candidates)".to_string()
                                 }
                             };
-                            out.push_str(&format!("      {}: {verdict}\n", col.name));
+                            out.push_str(&format!("      {name}: {verdict}\n"));
                             dots.push(format!(
-                                "// {} reaches [{}]: its witness lifted, {verdict} under {}\n{graph}",
+                                "// {} reaches [{}]: its witness lifted, {verdict} under {name}\n{graph}",
                                 m.name(),
                                 text(r),
-                                col.name
                             ));
                         }
                         Err(e) => {
@@ -223,14 +178,25 @@ fn render(
                         }
                     }
                 }
+                report.disagreements.push(comparison::disagreement(
+                    label,
+                    m.name(),
+                    &name,
+                    Only::Operational,
+                    r,
+                    &out[start..],
+                ));
             }
             for r in a.difference(&o) {
                 any = true;
-                let label = if racy(ct, r) { RACY } else { "differs" };
-                differ |= label != RACY;
+                if !op.complete() {
+                    comparison::undecided(&mut out, report, pair, Only::Axiomatic, r, &text(r));
+                    continue;
+                }
+                let start = out.len();
+                let label = if racy(ct, r) { RACY } else { DIFFERS };
                 out.push_str(&format!(
-                    "\n  {label}: {} allows [{}] but {} cannot reach it\n",
-                    col.name,
+                    "\n  {label}: {name} allows [{}] but {} cannot reach it\n",
                     text(r),
                     m.name()
                 ));
@@ -238,14 +204,25 @@ fn render(
                     out.push_str(&listing);
                     dots.push(dot);
                 }
+                report.disagreements.push(comparison::disagreement(
+                    label,
+                    m.name(),
+                    &name,
+                    Only::Axiomatic,
+                    r,
+                    &out[start..],
+                ));
             }
         }
     }
     if !any {
-        out.push_str("\n  no disagreement between the operational and the cat models\n");
+        out.push_str(&comparison::no_disagreement(
+            columns,
+            "no disagreement between the operational and the cat models",
+        ));
     }
     out.push('\n');
-    (out, differ)
+    out
 }
 
 /// A consistent execution of the cat model with outcome `values`: its
@@ -274,14 +251,4 @@ fn cat_witness(
         String::from("      a consistent execution (rf, co, fr; the full graph with --dot):\n");
     text.push_str(&edges_as_text(&dot));
     Some((text, dot))
-}
-
-fn outcome_text(program: &Program, v: &[Value]) -> String {
-    program
-        .observed
-        .iter()
-        .zip(v)
-        .map(|(o, x)| format!("{}={x}", program.observable_name(*o)))
-        .collect::<Vec<_>>()
-        .join(" ")
 }

@@ -4,6 +4,7 @@ pub mod check;
 pub mod common;
 pub mod compare;
 pub mod compare_cat;
+mod comparison;
 pub mod fmt;
 pub mod parse;
 pub mod races;

@@ -6,12 +6,12 @@
 //! never printed as a repair.
 
 use miette::IntoDiagnostic;
-use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program};
+use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program, Verdict};
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 use relaxlab_semantics::repair::{Family, Goal, Judge, Repair, RepairOptions, Solution, Status};
 
 use super::render;
-use super::text;
+use super::text::{self, Verdicts};
 use crate::cli::{EngineArgs, GoalArg, RepairArgs, RepairFormat};
 use crate::commands::common;
 use crate::engine::{self, Settings};
@@ -111,28 +111,61 @@ pub struct Printed {
     pub diff: String,
 }
 
-/// The `expect` entries a repaired program gets: the verdicts verified
-/// under the model and SC.
-fn verdict_entries(
-    key: ModelKey,
-    repair: &Repair,
-    table: &OutcomeTable,
-    failed: bool,
-) -> Vec<String> {
-    let sc = sc_key(key);
-    let mut out = Vec::new();
-    if let (Some(v), Some(s)) = (table.verdict(), repair.sc.table.verdict()) {
-        if repair.original.ran.condition.is_some() {
-            out.push(format!("{sc}: {s}"));
-            out.push(format!("{key}: {v}"));
+/// What a repaired program's file says of its runs under the model and
+/// SC: `expect` entries for the runs no bound cut, and a comment for the
+/// runs unrolling cut (`--unroll`, axiomatic models), which saw only the
+/// executions within the bound and so give no verdict (`check` confirms
+/// none from such a run): the file must not claim one.
+fn verdict_entries(key: ModelKey, repair: &Repair, table: &OutcomeTable, failed: bool) -> Verdicts {
+    let runs = [(sc_key(key), &repair.sc.table), (key, table)];
+    let with_condition =
+        repair.original.ran.condition.is_some() && runs.iter().all(|(_, t)| t.verdict().is_some());
+    let with_failures = failed || repair.sc.table.fails();
+    let never = |b: bool| if b { "sometimes" } else { "never" };
+    let mut verdicts = Verdicts::default();
+    let mut asserts = Vec::new();
+    for (model, t) in runs {
+        let verdict = t.verdict().filter(|_| with_condition);
+        let Some(k) = unrolled(t) else {
+            verdicts
+                .entries
+                .extend(verdict.map(|v| format!("{model}: {v}")));
+            if with_failures {
+                asserts.push(format!("{model}.assert: {}", never(t.fails())));
+            }
+            continue;
+        };
+        // What the run saw, in `run`'s words for a bounded run.
+        let mut seen: Vec<&str> = verdict
+            .map(|v| match v {
+                Verdict::Never => "not observed",
+                Verdict::Always => "always observed",
+                Verdict::Sometimes => "sometimes",
+            })
+            .into_iter()
+            .collect();
+        if with_failures {
+            seen.push(if t.fails() {
+                "an execution fails"
+            } else {
+                "no execution seen to fail"
+            });
+        }
+        if !seen.is_empty() {
+            let (_, lines) = verdicts.within_unroll.get_or_insert((k, Vec::new()));
+            lines.push(format!("{model}: {}", seen.join(", ")));
         }
     }
-    let never = |b: bool| if b { "sometimes" } else { "never" };
-    if failed || repair.sc.table.fails() {
-        out.push(format!("{sc}.assert: {}", never(repair.sc.table.fails())));
-        out.push(format!("{key}.assert: {}", never(table.fails())));
-    }
-    out
+    verdicts.entries.extend(asserts);
+    verdicts
+}
+
+/// The unrolling bound that cut `table`, if any.
+fn unrolled(table: &OutcomeTable) -> Option<u32> {
+    table.bounds.iter().find_map(|b| match b {
+        BoundHit::Unroll(k) => Some(*k),
+        _ => None,
+    })
 }
 
 /// What a repair was asked about: the file's name and text, its syntax

@@ -11,7 +11,9 @@
 //!   default of the new one, as the IR does (`repair::apply`).
 //! - The `expect` block is replaced by the verdicts the repair verified
 //!   (the model's and SC's), or added when there was none: the old entries
-//!   described the unrepaired program.
+//!   described the unrepaired program. A run that unrolling cut
+//!   (`--unroll`) gives no verdict: what it saw goes in a comment above
+//!   the block instead ([`Verdicts`]).
 //!
 //! A herd7 test is edited in its relaxlab translation: the spans of the
 //! program point into it.
@@ -19,6 +21,47 @@
 use relaxlab_grammar::ast::{self, Stmt, StmtKind};
 use relaxlab_semantics::ir::{Program, Span};
 use relaxlab_semantics::repair::{Anchor, Change, Site, SiteKind};
+
+/// What the repaired file says of the runs of the repaired program.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Verdicts {
+    /// `expect` entries (`tso: never`, `tso.assert: never`): the verdicts
+    /// of the runs no bound cut.
+    pub entries: Vec<String>,
+    /// The runs loops unrolled K times cut: K, and what each saw
+    /// (`ax.tso: always observed, no execution seen to fail`).
+    pub within_unroll: Option<(u32, Vec<String>)>,
+}
+
+impl Verdicts {
+    /// The text that replaces the `expect` block: the comment on the
+    /// unrolled runs, then `expect { ... }`; empty when there is neither.
+    fn block(&self) -> String {
+        let mut lines = Vec::new();
+        if let Some((k, seen)) = &self.within_unroll {
+            lines.push(format!(
+                "// Loops unrolled {} (--unroll {k}): these runs saw only the executions within",
+                crate::render::plural(u64::from(*k), "time")
+            ));
+            lines.push(
+                "// that bound, so they give no verdict, and `expect` has no entry for them:"
+                    .to_string(),
+            );
+            lines.extend(seen.iter().map(|s| format!("//   {s}")));
+        }
+        if !self.entries.is_empty() {
+            lines.push(format!(
+                "expect {{ {} }}",
+                self.entries
+                    .iter()
+                    .map(|v| format!("{v};"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        }
+        lines.join("\n")
+    }
+}
 
 /// Replace `len` bytes at `at` with `text`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -219,7 +262,8 @@ fn expect_block(text: &str, from: usize) -> Option<(usize, usize)> {
 }
 
 /// The source with `placement` applied and `expect` holding `verdicts`
-/// (`tso: never`, ...), and a unified diff from the source to it.
+/// (`tso: never`, ...; [`Verdicts::block`]), and a unified diff from the
+/// source to it.
 #[allow(clippy::too_many_arguments)]
 pub fn repaired_text(
     text: &str,
@@ -227,7 +271,7 @@ pub fn repaired_text(
     program: &Program,
     sites: &[Site],
     placement: &[(usize, Change)],
-    verdicts: &[String],
+    verdicts: &Verdicts,
     names: (&str, &str),
 ) -> (String, String) {
     let written = orders(test);
@@ -240,18 +284,7 @@ pub fn repaired_text(
         }
     }
     let after_threads = test.threads.last().map_or(0, |t| t.span.end as usize);
-    let block = if verdicts.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "expect {{ {} }}",
-            verdicts
-                .iter()
-                .map(|v| format!("{v};"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
-    };
+    let block = verdicts.block();
     match expect_block(text, after_threads) {
         Some((start, end)) => edits.push(Edit {
             at: start,

@@ -1,0 +1,376 @@
+//! What `compare` and `compare --cat` share: the columns of a test, run so
+//! that Ctrl-C keeps those finished; the outcome table, with what cut a
+//! column short; the `undecided (PARTIAL)` label of an outcome that a
+//! column cut short lacks; and the loop over the tests (table or JSON,
+//! `--dot`, Ctrl-C, exit codes). What differs is which columns are paired
+//! and how a disagreement is explained: [`super::compare`] pairs each
+//! operational model with its axiomatic twin, [`super::compare_cat`] with
+//! every cat model.
+//!
+//! A missing outcome is a disagreement only if the column that lacks it
+//! ran to the end: a bound or Ctrl-C may have stopped it before it got
+//! there, so such an outcome is `undecided`, and a test without a
+//! disagreement is said to have none only when every column is complete.
+
+use std::collections::BTreeSet;
+
+use miette::IntoDiagnostic;
+use relaxlab_semantics::ir::{Program, Value};
+use relaxlab_semantics::outcome::{satisfies, BoundHit, OutcomeTable};
+
+use super::common;
+use crate::cli::{CompareArgs, ReportFormat};
+use crate::exit::{Exit, Outcome};
+use crate::files::SourceFile;
+use crate::render::table::{bound_kind, describe_bound};
+use crate::render::{dot, json};
+use crate::{interrupt, Io};
+
+/// The label of a disagreement on an outcome only racy executions reach.
+pub(super) const RACY: &str = "racy (undefined behaviour)";
+
+/// Why a column after a Ctrl-C has no result.
+const NOT_RUN_INTERRUPTED: &str = "interrupted (Ctrl-C) before it started";
+
+/// The label of an outcome one column has and a column cut short by a
+/// bound lacks: no disagreement can be concluded.
+pub(super) const UNDECIDED: &str = "undecided (PARTIAL)";
+
+/// One column of the table: its name and its outcomes, or why it did not
+/// run.
+pub(super) struct Column {
+    pub name: String,
+    pub result: Result<OutcomeTable, String>,
+}
+
+/// The columns of one test, run in the order given.
+///
+/// Invariant: once a column is interrupted (Ctrl-C), `interrupted` is set
+/// and every later column is not run ([`NOT_RUN_INTERRUPTED`]).
+#[derive(Default)]
+pub(super) struct Columns {
+    pub list: Vec<Column>,
+    pub interrupted: bool,
+}
+
+impl Columns {
+    /// Runs the column `name` with `run`, unless Ctrl-C came first: then
+    /// it is marked as not run, and so is every later one.
+    pub fn run(&mut self, name: String, run: impl FnOnce() -> Result<OutcomeTable, String>) {
+        if self.interrupted || interrupt::requested() {
+            self.interrupted = true;
+            self.list.push(Column {
+                name,
+                result: Err(NOT_RUN_INTERRUPTED.to_string()),
+            });
+            return;
+        }
+        let result = run();
+        if let Ok(t) = &result {
+            self.interrupted |= t.bounds.contains(&BoundHit::Interrupted);
+        }
+        self.list.push(Column { name, result });
+    }
+
+    /// The outcomes of the column `name`, if it ran.
+    pub fn table(&self, name: &str) -> Option<&OutcomeTable> {
+        self.list
+            .iter()
+            .find(|c| c.name == name)
+            .and_then(|c| c.result.as_ref().ok())
+    }
+
+    /// Was a column cut short, or not run after Ctrl-C? Then a
+    /// disagreement may be hidden.
+    fn cut(&self) -> bool {
+        self.list.iter().any(|c| match &c.result {
+            Ok(t) => !t.complete(),
+            Err(why) => why == NOT_RUN_INTERRUPTED,
+        })
+    }
+
+    /// Partial when a bound cut a column short.
+    pub fn exit(&self) -> Exit {
+        if self
+            .list
+            .iter()
+            .any(|c| matches!(&c.result, Ok(t) if !t.complete()))
+        {
+            Exit::Partial
+        } else {
+            Exit::Ok
+        }
+    }
+}
+
+/// The outcomes of a table.
+pub(super) fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
+    t.rows.iter().map(|r| r.values.clone()).collect()
+}
+
+/// `P0:r0=1 x=2`: an outcome with the names of what it observes.
+pub(super) fn outcome_text(program: &Program, v: &[Value]) -> String {
+    program
+        .observed
+        .iter()
+        .zip(v)
+        .map(|(o, x)| format!("{}={x}", program.observable_name(*o)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The JSON of a test before its table is drawn: no rows, no
+/// disagreements yet.
+pub(super) fn report(file: &SourceFile, program: &Program, columns: &Columns) -> json::Comparison {
+    json::Comparison {
+        file: file.path.clone(),
+        test: program.name.clone(),
+        condition: program.condition.as_ref().map(|c| c.text.clone()),
+        observed: program
+            .observed
+            .iter()
+            .map(|o| program.observable_name(*o))
+            .collect(),
+        columns: columns.list.iter().map(|c| c.name.clone()).collect(),
+        rows: Vec::new(),
+        not_run: Vec::new(),
+        disagreements: Vec::new(),
+        bounds: Vec::new(),
+        interrupted: columns.interrupted,
+    }
+}
+
+/// The table of a test: `TEST: {title}`, its condition, a row per outcome
+/// some column has (`*` where the condition holds) with a cell per column
+/// (`yes`, `-`, or `n/a` for a column not run); then each column not run
+/// and why, and each bound that cut one short. Fills `report`'s rows,
+/// `not_run` and bounds.
+pub(super) fn table(
+    program: &Program,
+    title: &str,
+    columns: &Columns,
+    report: &mut json::Comparison,
+) -> String {
+    let mut out = format!("{}: {title}\n", program.name);
+    if let Some(c) = &program.condition {
+        out.push_str(&format!("  {}\n", c.text));
+    }
+    let mut rows: BTreeSet<Vec<Value>> = BTreeSet::new();
+    for c in &columns.list {
+        if let Ok(t) = &c.result {
+            rows.extend(outcomes(t));
+        }
+    }
+    let width = rows
+        .iter()
+        .map(|r| outcome_text(program, r).len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    out.push_str(&format!("\n    {:<width$}", "outcome"));
+    for c in &columns.list {
+        out.push_str(&format!("  {:>7}", c.name));
+    }
+    out.push('\n');
+    for r in &rows {
+        let holds = program
+            .condition
+            .as_ref()
+            .map(|c| satisfies(program, &c.prop, r));
+        out.push_str(&format!(
+            "  {} {:<width$}",
+            if holds == Some(true) { '*' } else { ' ' },
+            outcome_text(program, r)
+        ));
+        let mut cells = Vec::new();
+        for c in &columns.list {
+            let cell = match &c.result {
+                Ok(t) if t.rows.iter().any(|x| &x.values == r) => "yes",
+                Ok(_) => "-",
+                Err(_) => "n/a",
+            };
+            out.push_str(&format!("  {cell:>w$}", w = c.name.len().max(7)));
+            cells.push(cell);
+        }
+        out.push('\n');
+        report.rows.push(json::ComparedRow {
+            values: r.clone(),
+            satisfies: holds,
+            cells,
+        });
+    }
+    for c in &columns.list {
+        match &c.result {
+            Err(why) => {
+                out.push_str(&format!("  {}: not run ({why})\n", c.name));
+                report.not_run.push(json::NotRun {
+                    model: c.name.clone(),
+                    why: why.clone(),
+                });
+            }
+            Ok(t) => {
+                for bound in &t.bounds {
+                    out.push_str(&format!(
+                        "  PARTIAL: {}: {}\n",
+                        c.name,
+                        describe_bound(bound)
+                    ));
+                    report.bounds.push(json::ColumnBound {
+                        model: c.name.clone(),
+                        kind: bound_kind(bound),
+                        message: describe_bound(bound),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Which side of a pair has an outcome the other lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Only {
+    /// The operational model reaches it.
+    Operational,
+    /// The axiomatic (or cat) model allows it.
+    Axiomatic,
+}
+
+impl Only {
+    /// As JSON names it.
+    fn name(self) -> &'static str {
+        match self {
+            Only::Operational => "operational",
+            Only::Axiomatic => "axiomatic",
+        }
+    }
+}
+
+/// A disagreement for JSON, with the evidence the text prints (`text`: its
+/// label line, then the evidence).
+pub(super) fn disagreement(
+    label: &'static str,
+    model: &str,
+    twin: &str,
+    only: Only,
+    values: &[Value],
+    text: &str,
+) -> json::Disagreement {
+    json::Disagreement {
+        label,
+        model: model.to_string(),
+        twin: twin.to_string(),
+        only: only.name(),
+        values: values.to_vec(),
+        evidence: text.lines().skip(2).map(|l| l.trim().to_string()).collect(),
+    }
+}
+
+/// An outcome `only` has and the other model of the pair, cut short,
+/// lacks: no disagreement can be concluded. Appends the text to `out` and
+/// the entry to `report`.
+pub(super) fn undecided(
+    out: &mut String,
+    report: &mut json::Comparison,
+    (model, twin): (&str, &str),
+    only: Only,
+    values: &[Value],
+    outcome: &str,
+) {
+    let start = out.len();
+    out.push_str(&match only {
+        Only::Operational => format!(
+            "\n  {UNDECIDED}: {model} reaches [{outcome}]; {twin} did not allow it before it was cut short\n"
+        ),
+        Only::Axiomatic => format!(
+            "\n  {UNDECIDED}: {twin} allows [{outcome}]; {model} did not reach it before it was cut short\n"
+        ),
+    });
+    report.disagreements.push(disagreement(
+        UNDECIDED,
+        model,
+        twin,
+        only,
+        values,
+        &out[start..],
+    ));
+}
+
+/// The line that ends a test without a disagreement: `none` when every
+/// column ran to the end; else that the columns cut short may hide one.
+pub(super) fn no_disagreement(columns: &Columns, none: &str) -> String {
+    if columns.cut() {
+        "\n  no disagreement found (PARTIAL): columns cut short or not run may hide one\n".into()
+    } else {
+        format!("\n  {none}\n")
+    }
+}
+
+/// One test compared: its text (table and disagreements), its JSON, and
+/// its exit code.
+pub(super) struct Compared {
+    pub text: String,
+    pub report: json::Comparison,
+    pub exit: Exit,
+}
+
+/// Compares every test of `args.files` with `compare_one` (which also
+/// collects DOT graphs), printing each as a table or all as one JSON
+/// array, and the graphs where `--dot` says. After Ctrl-C the interrupted
+/// test is printed (its finished columns, the interrupted one, the rest
+/// not run) and no further test starts: exit code 130.
+pub(super) fn compare_each(
+    args: &CompareArgs,
+    io: &mut Io<'_>,
+    mut compare_one: impl FnMut(&SourceFile, &Program, &mut Vec<String>) -> Compared,
+) -> Outcome {
+    let mut sink = args.dot.as_deref().map(dot::Sink::open).transpose()?;
+    let json_format = args.format == ReportFormat::Json;
+    let mut exit = Exit::Ok;
+    let mut dots = Vec::new();
+    let mut reports = Vec::new();
+    for (file, program) in common::programs(&args.files, io, &mut exit)? {
+        if interrupt::requested() {
+            break;
+        }
+        let compared = compare_one(&file, &program, &mut dots);
+        exit = exit.max(compared.exit);
+        let interrupted = compared.report.interrupted;
+        if json_format {
+            reports.push(compared.report);
+        } else {
+            write!(io.out, "{}", compared.text).into_diagnostic()?;
+            io.out.flush().into_diagnostic()?;
+        }
+        if interrupted {
+            break;
+        }
+    }
+    if interrupt::requested() {
+        exit = Exit::Interrupted;
+        let _ = writeln!(
+            io.err,
+            "relaxlab: interrupted (Ctrl-C); the comparison stops at the interrupted test"
+        );
+    }
+    if json_format {
+        serde_json::to_writer_pretty(&mut *io.out, &reports).into_diagnostic()?;
+        writeln!(io.out).into_diagnostic()?;
+    }
+    let dots = if dots.is_empty() {
+        vec!["// no disagreement: no execution to draw\ndigraph relaxlab {}\n".to_string()]
+    } else {
+        dots
+    };
+    match &mut sink {
+        Some(dot::Sink::Stdout) if !json_format => {
+            writeln!(io.out, "{}", dots.join("\n")).into_diagnostic()?;
+        }
+        // JSON keeps standard output one document: the graphs are in
+        // each disagreement's evidence only as text.
+        Some(dot::Sink::Stdout) => {}
+        Some(sink) => sink.write_file(&dots)?,
+        None => {}
+    }
+    Ok(exit)
+}
