@@ -16,6 +16,7 @@ use super::threads::{
 pub(crate) use super::threads::{fork, join};
 use super::vclock::VClock;
 use crate::ir::{C11Fence, LocId, ReadOrd, ThreadId, Value, WriteOrd};
+use smallvec::SmallVec;
 
 /// Which memory the clocks run over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,7 +85,11 @@ pub(crate) fn atomic(s: &C11State, loc: LocId) -> &AtomicLoc {
 /// SC clocks (TSAN11 Sec. 4.5 cases (5)-(7)). For an SC load, case (8) /
 /// C11 §29.3p3 excludes older SC writes than the newest one `A` and the
 /// non-SC writes that happen before `A` (deviation 1 of the module docs).
-pub(crate) fn reads_from_set(loc: &AtomicLoc, th: &ThreadClocks, sc_load: bool) -> Vec<usize> {
+pub(crate) fn reads_from_set(
+    loc: &AtomicLoc,
+    th: &ThreadClocks,
+    sc_load: bool,
+) -> SmallVec<[usize; 4]> {
     let n = loc.stores.len();
     let last_sc = if sc_load {
         (0..n)
@@ -94,7 +99,7 @@ pub(crate) fn reads_from_set(loc: &AtomicLoc, th: &ThreadClocks, sc_load: bool) 
     } else {
         None
     };
-    let mut set = Vec::new();
+    let mut set = SmallVec::new();
     for i in (0..n).rev() {
         let e = &loc.stores[i];
         let hidden_by_sc = match &last_sc {
@@ -259,6 +264,11 @@ pub(crate) fn atomic_store(s: &mut C11State, t: ThreadId, loc: LocId, value: Val
     }
 }
 
+/// The results of a load: value read, how many elements are newer than
+/// the one read, successor state. Inline for two: most loads have one or
+/// two choices, and a load allocates no list for them.
+pub(crate) type Loaded = SmallVec<[(Value, u32, C11State); 2]>;
+
 /// ATOMIC LOAD, TSAN11 Fig. 11: the successor states of a load, one per
 /// element of the reads-from set (oldest first), each with the value read
 /// and how many elements are newer than the one read.
@@ -268,7 +278,7 @@ pub(crate) fn atomic_load(
     t: ThreadId,
     loc: LocId,
     ord: ReadOrd,
-) -> Vec<(Value, u32, C11State)> {
+) -> Loaded {
     let k = Strength::of_read(ord);
     let mut base = s.clone();
     if k.sc && memory == Memory::Weak {
@@ -276,7 +286,7 @@ pub(crate) fn atomic_load(
     }
     let choices = match memory {
         Memory::Weak => reads_from_set(atomic(&base, loc), base.thread(t), k.sc),
-        Memory::Sc => vec![atomic(&base, loc).stores.len() - 1],
+        Memory::Sc => smallvec::smallvec![atomic(&base, loc).stores.len() - 1],
     };
     // Oldest first: the sampler's `Old` strategy (tsan11 Sec. 7.1) takes
     // result 0 as the oldest store.
@@ -285,7 +295,7 @@ pub(crate) fn atomic_load(
         let value = load_from(&mut next, memory, t, loc, i, k.acquire);
         (value, (newest - i) as u32, next)
     };
-    let mut out = Vec::with_capacity(choices.len());
+    let mut out = Loaded::new();
     let Some((&oldest, newer)) = choices.split_first() else {
         return out;
     };
@@ -359,7 +369,7 @@ pub(crate) fn cas_failures(
     loc: LocId,
     expected: Value,
     fail: ReadOrd,
-) -> Vec<(Value, u32, C11State)> {
+) -> Loaded {
     atomic_load(s, memory, t, loc, fail)
         .into_iter()
         .filter(|(v, _, _)| *v != expected)
