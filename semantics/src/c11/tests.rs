@@ -372,7 +372,7 @@ fn release_rmw_heads_sequence() {
     let r = load_value(&s, t(2), X, ReadOrd::Acq, 1);
     assert_eq!(r.thread(t(2)).c.get(t(0)), 1);
     assert_eq!(
-        reads_from_set(atomic(&r, X), r.thread(t(2)), false),
+        reads_from_set(atomic(&r, X), r.thread(t(2)), false).to_vec(),
         vec![1],
         "CoWR after synchronising"
     );
