@@ -37,8 +37,10 @@ use super::comparison::{self, Columns, Compared, Only, RACY};
 use crate::cli::CompareArgs;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
+use crate::interrupt;
 use crate::render::{dot, json, trace};
 use crate::{load, Io};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Why racy outcomes may differ (MODELS.md 3 and 4.2).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
@@ -168,6 +170,11 @@ fn render(
                 .disagreements
                 .push(disagreement(label, m, Only::Operational, r, &out[start..]));
         }
+        let witnesses = if op.complete() {
+            axiomatic_witnesses(program, twin(m), &a.difference(&o).collect(), settings)
+        } else {
+            BTreeMap::new()
+        };
         for r in a.difference(&o) {
             any = true;
             if !op.complete() {
@@ -195,15 +202,16 @@ fn render(
                 let compiled = engine::program_for(program, ModelKey::Op(m), settings);
                 out.push_str(&format!("      {}\n", explain_pso_difference(&compiled)));
             }
-            if let Some((text, graph)) = axiomatic_witness(program, twin(m), r, settings) {
-                out.push_str(&text);
+            let graph = witnesses.get(r);
+            out.push_str(&consistent_execution_text(graph));
+            if let Some(graph) = graph {
                 let title = format!(
                     "{} under ax.{}: {}",
                     program.name,
                     twin(m).name(),
                     outcome_text(r)
                 );
-                dots.push(dot::titled(&graph, &title));
+                dots.push(dot::titled(graph, &title));
             }
             report
                 .disagreements
@@ -240,36 +248,52 @@ fn explain_pso_difference(compiled: &Program) -> &'static str {
     }
 }
 
-/// A consistent execution of `model` with outcome `values`: a text listing
-/// of its events and edges, and its DOT graph.
-fn axiomatic_witness(
+/// The first consistent execution of `model` (in the engine's order) of
+/// each outcome in `wanted`, as DOT graphs: one enumeration for all of
+/// them, not one per outcome (a test whose twin allows 200 outcomes the
+/// operational model cannot reach took 200 enumerations). Ctrl-C stops
+/// the enumeration; the outcomes not reached by then have no graph.
+fn axiomatic_witnesses(
     program: &Program,
     model: AxModel,
-    values: &[Value],
+    wanted: &BTreeSet<&Vec<Value>>,
     settings: &Settings,
-) -> Option<(String, String)> {
-    let mut found = None;
+) -> BTreeMap<Vec<Value>, String> {
+    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
+    let mut found = BTreeMap::new();
+    let _ctrl_c = interrupt::interruptible();
     let _ = axiomatic::visit_consistent(
         program,
         model,
         &engine::ax_options(settings),
         &mut |ex, end, _| {
-            if found.is_none() {
-                if let ExecutionEnd::Outcome(v) = end {
-                    if v == values {
-                        found = Some(ex.clone());
-                    }
+            if let ExecutionEnd::Outcome(v) = end {
+                if wanted.contains(v) && !found.contains_key(v) {
+                    found.insert(v.clone(), to_dot(&prepared, ex));
                 }
             }
         },
     );
-    let ex = found?;
-    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
-    let dot = to_dot(&prepared, &ex);
-    let mut text =
-        String::from("      a consistent execution (rf, co, fr; the full graph with --dot):\n");
-    text.push_str(&edges_as_text(&dot));
-    Some((text, dot))
+    found
+}
+
+/// The listing of a consistent execution of an outcome (its communication
+/// edges) from its graph, or why there is none.
+pub(super) fn consistent_execution_text(dot: Option<&String>) -> String {
+    match dot {
+        Some(dot) => {
+            let mut text = String::from(
+                "      a consistent execution (rf, co, fr; the full graph with --dot):\n",
+            );
+            text.push_str(&edges_as_text(dot));
+            text
+        }
+        None if interrupt::requested() => {
+            "      no consistent execution shown: interrupted (Ctrl-C) before one was found\n"
+                .to_string()
+        }
+        None => String::new(),
+    }
 }
 
 /// An operational witness of an outcome its twin forbids, lifted to an

@@ -22,7 +22,7 @@ use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Value};
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
-use super::compare::edges_as_text;
+use super::compare::{consistent_execution_text, edges_as_text};
 use super::comparison::{self, Columns, Compared, Only, RACY};
 use crate::cat::CatFile;
 use crate::cli::CompareArgs;
@@ -30,6 +30,7 @@ use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::render::{json, trace};
 use crate::{load, Io};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The label of a disagreement racy executions do not explain.
 const DIFFERS: &str = "differs";
@@ -187,6 +188,11 @@ fn render(
                     &out[start..],
                 ));
             }
+            let witnesses = if op.complete() {
+                cat_witnesses(program, cat, &a.difference(&o).collect(), settings)
+            } else {
+                BTreeMap::new()
+            };
             for r in a.difference(&o) {
                 any = true;
                 if !op.complete() {
@@ -200,10 +206,9 @@ fn render(
                     text(r),
                     m.name()
                 ));
-                if let Some((listing, dot)) = cat_witness(program, cat, r, settings) {
-                    out.push_str(&listing);
-                    dots.push(dot);
-                }
+                let graph = witnesses.get(r);
+                out.push_str(&consistent_execution_text(graph));
+                dots.extend(graph.cloned());
                 report.disagreements.push(comparison::disagreement(
                     label,
                     m.name(),
@@ -225,30 +230,31 @@ fn render(
     out
 }
 
-/// A consistent execution of the cat model with outcome `values`: its
-/// communication edges as text, and its DOT graph with what it shows.
-fn cat_witness(
+/// The first consistent execution of the cat model of each outcome in
+/// `wanted`, as DOT graphs with what the model shows: one enumeration for
+/// all of them (as `compare`'s twins). Ctrl-C stops the enumeration; the
+/// outcomes not reached by then have no graph.
+fn cat_witnesses(
     program: &Program,
     cat: &CatFile,
-    values: &[Value],
+    wanted: &BTreeSet<&Vec<Value>>,
     settings: &Settings,
-) -> Option<(String, String)> {
+) -> BTreeMap<Vec<Value>, String> {
     let prepared = crate::cat::program_for(program, &cat.model, settings);
-    let mut found = None;
+    let mut found = BTreeMap::new();
+    let _ctrl_c = crate::interrupt::interruptible();
     let _ = axiomatic::visit_judged(
         program,
         &[Judge::Cat(cat.model.clone())],
         &engine::ax_options(settings),
         true,
         &mut |_, ex, end, judged| {
-            if found.is_none() && matches!(end, ExecutionEnd::Outcome(v) if v == values) {
-                found = Some(to_dot_showing(&prepared, ex, &judged.shown));
+            if let ExecutionEnd::Outcome(v) = end {
+                if wanted.contains(v) && !found.contains_key(v) {
+                    found.insert(v.clone(), to_dot_showing(&prepared, ex, &judged.shown));
+                }
             }
         },
     );
-    let dot = found?;
-    let mut text =
-        String::from("      a consistent execution (rf, co, fr; the full graph with --dot):\n");
-    text.push_str(&edges_as_text(&dot));
-    Some((text, dot))
+    found
 }
