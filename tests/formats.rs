@@ -444,3 +444,48 @@ fn the_json_schemas_of_the_book_name_every_field_printed_and_no_other() {
         );
     }
 }
+
+/// `--format json` and errors, as cli.md's "JSON and errors" says: an
+/// error found before anything runs leaves standard output empty (but
+/// `check` lists an unreadable file); a test that does not parse is left
+/// out of the document, which still carries the others; never a
+/// diagnostic in the document.
+#[test]
+fn json_output_on_input_errors_is_one_document_or_nothing() {
+    let dir = support::scratch("json-errors");
+    let bad = dir.join("bad.litmus");
+    std::fs::write(&bad, "test bad\ninit { x = 0 }\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let missing = dir.join("missing.litmus");
+    let missing = missing.to_str().unwrap();
+    for command in ["run", "compare", "races", "check"] {
+        let (code, out, err) = relaxlab(&[command, missing, SB, "--format", "json"]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(err.contains("cannot read"), "{command}: {err}");
+        if command == "check" {
+            assert_eq!(json(&out)["files"][0]["status"], "error", "{out}");
+        } else {
+            assert_eq!(out, "", "{command}: {err}");
+        }
+        let (code, out, err) = relaxlab(&[command, bad, SB, "--format", "json"]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(err.contains("unexpected"), "{command}: {err}");
+        let v = json(&out);
+        if command == "check" {
+            assert_eq!(v["files"][0]["status"], "error", "{out}");
+            assert_eq!(v["files"][1]["status"], "passed", "{out}");
+        } else {
+            assert!(
+                v.as_array().unwrap().iter().all(|r| r["test"] == "SB"),
+                "{command}: {out}"
+            );
+        }
+        let (code, out, _) = relaxlab(&[command, bad, "--format", "json"]);
+        assert_eq!(code, 2, "{command}");
+        if command != "check" {
+            assert_eq!(out.trim(), "[]", "{command}");
+        }
+    }
+    let (code, out, err) = relaxlab(&["repair", bad, "--model", "tso", "--format", "json"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+}
