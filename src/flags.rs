@@ -11,7 +11,7 @@
 
 use relaxlab_semantics::ir::ModelKey;
 
-use crate::cli::{EngineArgs, Format, RunArgs};
+use crate::cli::{CompareArgs, EngineArgs, Format, ReportFormat, RunArgs};
 use crate::Io;
 
 /// A flag that has no effect with the others given.
@@ -43,6 +43,21 @@ pub fn warn(io: &mut Io<'_>, flag: &'static str, why: impl Into<String>) {
         flag,
         why: why.into(),
     }));
+}
+
+/// `compare`'s flags: `--dot -` draws after the tables, so with `--format
+/// json`, whose standard output is one JSON document, it would draw
+/// nothing.
+pub fn check_compare(args: &CompareArgs) -> Result<(), NoEffect> {
+    if args.format == ReportFormat::Json && args.dot.as_deref() == Some(std::path::Path::new("-"))
+    {
+        return Err(no_effect(
+            "--dot -",
+            "with `--format json`",
+            "write the graphs to a file (`--dot FILE`); the JSON's `evidence` lists their edges as text",
+        ));
+    }
+    Ok(())
 }
 
 /// `run`'s flags, with the output format and models resolved (flags, then

@@ -489,3 +489,28 @@ fn json_output_on_input_errors_is_one_document_or_nothing() {
     let (code, out, err) = relaxlab(&["repair", bad, "--model", "tso", "--format", "json"]);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
 }
+
+/// `compare --dot -` prints the graphs after the tables; with `--format
+/// json` that would break the one JSON document, so it is refused (it used
+/// to be accepted and draw nothing, exit 0). `--dot FILE` still writes them.
+#[test]
+fn compare_refuses_dot_to_stdout_with_json() {
+    let racy = "litmus/c11/MP+na+rlx.litmus";
+    let (code, out, err) = relaxlab(&["compare", racy, "--dot", "-", "--format", "json"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("`--dot -` has no effect with `--format json`"), "{err}");
+    let dir = support::scratch("compare-json-dot");
+    let file = dir.join("graphs.dot");
+    let (code, out, err) = relaxlab(&[
+        "compare",
+        racy,
+        "--dot",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    json(&out);
+    let dot = std::fs::read_to_string(&file).unwrap();
+    assert!(dot.contains("digraph \"MP+na+rlx under"), "{dot}");
+}
