@@ -61,11 +61,13 @@ pub fn check_compare(args: &CompareArgs) -> Result<(), NoEffect> {
 }
 
 /// `run`'s flags, with the output format and models resolved (flags, then
-/// `relaxlab.toml`): errors first, then warnings on `io`.
+/// `relaxlab.toml`) and `cats` the number of `--cat` models, which the
+/// axiomatic engine runs: errors first, then warnings on `io`.
 pub fn check_run(
     args: &RunArgs,
     format: Format,
     models: &[ModelKey],
+    cats: usize,
     io: &mut Io<'_>,
 ) -> Result<(), NoEffect> {
     let random = args.sample.is_some() || args.replay.is_some();
@@ -97,7 +99,8 @@ pub fn check_run(
             "herd7's format has no traces: use `--format table` or `--format json`",
         ));
     }
-    if args.sample.is_some() && models.iter().any(|k| matches!(k, ModelKey::Ax(_))) {
+    let ax = cats > 0 || models.iter().any(|k| matches!(k, ModelKey::Ax(_)));
+    if args.sample.is_some() && ax {
         return Err(no_effect(
             "--sample",
             "on the axiomatic models",
@@ -105,7 +108,6 @@ pub fn check_run(
         ));
     }
     let op = models.iter().any(|k| matches!(k, ModelKey::Op(_)));
-    let ax = models.iter().any(|k| matches!(k, ModelKey::Ax(_)));
     let hardware = models.iter().any(|k| match k {
         ModelKey::Op(m) => !m.is_c11(),
         ModelKey::Ax(m) => !m.is_c11(),
