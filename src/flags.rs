@@ -49,8 +49,7 @@ pub fn warn(io: &mut Io<'_>, flag: &'static str, why: impl Into<String>) {
 /// json`, whose standard output is one JSON document, it would draw
 /// nothing.
 pub fn check_compare(args: &CompareArgs) -> Result<(), NoEffect> {
-    if args.format == ReportFormat::Json && args.dot.as_deref() == Some(std::path::Path::new("-"))
-    {
+    if args.format == ReportFormat::Json && args.dot.as_deref() == Some(std::path::Path::new("-")) {
         return Err(no_effect(
             "--dot -",
             "with `--format json`",

@@ -381,8 +381,19 @@ fn the_json_schemas_of_the_book_name_every_field_printed_and_no_other() {
     let sb = SB;
     let mp_racy = "litmus/c11/MP+na+rlx.litmus";
     let run = printed_fields(&[
-        &["run", sb, "-m", "tso", "--sample", "3", "-w", "--format", "json"],
-        &["run", sb, "-m", "tso", "--max-states", "5", "--format", "json"],
+        &[
+            "run", sb, "-m", "tso", "--sample", "3", "-w", "--format", "json",
+        ],
+        &[
+            "run",
+            sb,
+            "-m",
+            "tso",
+            "--max-states",
+            "5",
+            "--format",
+            "json",
+        ],
         &[
             "run", mp_racy, "-m", "c11r", "-a", "rc11", "-w", "--dot", "-", "--format", "json",
         ],
@@ -498,7 +509,10 @@ fn compare_refuses_dot_to_stdout_with_json() {
     let racy = "litmus/c11/MP+na+rlx.litmus";
     let (code, out, err) = relaxlab(&["compare", racy, "--dot", "-", "--format", "json"]);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
-    assert!(err.contains("`--dot -` has no effect with `--format json`"), "{err}");
+    assert!(
+        err.contains("`--dot -` has no effect with `--format json`"),
+        "{err}"
+    );
     let dir = support::scratch("compare-json-dot");
     let file = dir.join("graphs.dot");
     let (code, out, err) = relaxlab(&[
