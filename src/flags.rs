@@ -11,7 +11,7 @@
 
 use relaxlab_semantics::ir::ModelKey;
 
-use crate::cli::{EngineArgs, Format, RunArgs};
+use crate::cli::{CompareArgs, EngineArgs, Format, ReportFormat, RunArgs};
 use crate::Io;
 
 /// A flag that has no effect with the others given.
@@ -45,12 +45,28 @@ pub fn warn(io: &mut Io<'_>, flag: &'static str, why: impl Into<String>) {
     }));
 }
 
+/// `compare`'s flags: `--dot -` draws after the tables, so with `--format
+/// json`, whose standard output is one JSON document, it would draw
+/// nothing.
+pub fn check_compare(args: &CompareArgs) -> Result<(), NoEffect> {
+    if args.format == ReportFormat::Json && args.dot.as_deref() == Some(std::path::Path::new("-")) {
+        return Err(no_effect(
+            "--dot -",
+            "with `--format json`",
+            "write the graphs to a file (`--dot FILE`); the JSON's `evidence` lists their edges as text",
+        ));
+    }
+    Ok(())
+}
+
 /// `run`'s flags, with the output format and models resolved (flags, then
-/// `relaxlab.toml`): errors first, then warnings on `io`.
+/// `relaxlab.toml`) and `cats` the number of `--cat` models, which the
+/// axiomatic engine runs: errors first, then warnings on `io`.
 pub fn check_run(
     args: &RunArgs,
     format: Format,
     models: &[ModelKey],
+    cats: usize,
     io: &mut Io<'_>,
 ) -> Result<(), NoEffect> {
     let random = args.sample.is_some() || args.replay.is_some();
@@ -82,7 +98,8 @@ pub fn check_run(
             "herd7's format has no traces: use `--format table` or `--format json`",
         ));
     }
-    if args.sample.is_some() && models.iter().any(|k| matches!(k, ModelKey::Ax(_))) {
+    let ax = cats > 0 || models.iter().any(|k| matches!(k, ModelKey::Ax(_)));
+    if args.sample.is_some() && ax {
         return Err(no_effect(
             "--sample",
             "on the axiomatic models",
@@ -90,7 +107,6 @@ pub fn check_run(
         ));
     }
     let op = models.iter().any(|k| matches!(k, ModelKey::Op(_)));
-    let ax = models.iter().any(|k| matches!(k, ModelKey::Ax(_)));
     let hardware = models.iter().any(|k| match k {
         ModelKey::Op(m) => !m.is_c11(),
         ModelKey::Ax(m) => !m.is_c11(),

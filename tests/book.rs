@@ -80,7 +80,7 @@ fn book_outputs_are_up_to_date() {
 }
 
 /// Every `[text](target.md)` and `{{#include path}}` of every chapter
-/// resolves to a file.
+/// resolves to a file, and every `#anchor` to one of its headings.
 #[test]
 fn book_links_resolve() {
     let src = support::root().join("book/src");
@@ -97,11 +97,25 @@ fn book_links_resolve() {
         let text = std::fs::read_to_string(chapter).unwrap();
         for target in links(&text) {
             let file = target.split('#').next().unwrap_or_default();
-            if file.is_empty() || file.contains("://") || file.starts_with("mailto:") {
+            if file.contains("://") || file.starts_with("mailto:") {
                 continue;
             }
-            if !resolve(chapter, file).exists() {
+            let path = if file.is_empty() {
+                chapter.clone()
+            } else {
+                resolve(chapter, file)
+            };
+            if !path.exists() {
                 broken.push(format!("{}: {target}", support::relative(chapter)));
+                continue;
+            }
+            // A heading anchor must name a heading of that chapter, or the
+            // link lands at the top of the page.
+            if let Some((_, anchor)) = target.split_once('#') {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                if !heading_ids(&text).iter().any(|id| id == anchor) {
+                    broken.push(format!("{}: {target}", support::relative(chapter)));
+                }
             }
         }
     }
@@ -131,4 +145,42 @@ fn links(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The anchors mdBook gives the headings of a chapter (outside code
+/// blocks): the heading's text in lowercase, spaces as `-`, and every
+/// character but letters, digits, `-` and `_` dropped (`## JSON: \`run\``
+/// is `#json-run`).
+fn heading_ids(text: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        let Some(heading) = line.strip_prefix('#') else {
+            continue;
+        };
+        if in_code {
+            continue;
+        }
+        let heading = heading.trim_start_matches('#');
+        if !heading.starts_with(' ') {
+            continue;
+        }
+        ids.push(
+            heading
+                .trim()
+                .to_lowercase()
+                .chars()
+                .filter_map(|c| match c {
+                    ' ' => Some('-'),
+                    c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                    _ => None,
+                })
+                .collect(),
+        );
+    }
+    ids
 }

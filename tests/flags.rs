@@ -241,3 +241,25 @@ fn model_help_lists_every_model() {
     let (_, help, _) = relaxlab(&["races", "--help"]);
     assert!(help.contains("c11t"), "{help}");
 }
+
+/// A `--cat` model runs on the axiomatic engine: the engine's bounds bind
+/// it and are not warned about (`--max-candidates 1` used to warn "none
+/// runs" and then cut the cat model's result short, exit 3), and
+/// `--sample`, which it cannot honour, is refused (it was dropped
+/// silently: the cat model was explored in full).
+#[test]
+fn cat_models_count_as_axiomatic_models_for_the_flags() {
+    let tso = "cat/tso.cat";
+    let (code, out, err) = relaxlab(&["run", SB, "--cat", tso, "--max-candidates", "1"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("(--max-candidates)"), "{out}");
+    assert!(!err.contains("has no effect"), "{err}");
+    let (code, _, err) = relaxlab(&["run", SB, "--cat", tso, "--unroll", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("has no effect"), "{err}");
+    refused(&["run", SB, "--cat", tso, "--sample", "3"], "--sample");
+    refused(
+        &["run", SB, "--model", "tso", "--cat", tso, "--sample", "3"],
+        "--sample",
+    );
+}

@@ -5,6 +5,8 @@
 
 mod support;
 
+use std::collections::BTreeSet;
+
 use support::{binary_in, relaxlab};
 
 const SB: &str = "litmus/classic/SB.litmus";
@@ -313,4 +315,216 @@ fn a_dot_file_of_a_partial_run_says_so() {
         dot.starts_with("// SB under tso: PARTIAL: stopped after 20 states"),
         "{dot}"
     );
+}
+
+/// The field names (`"name":`) of each schema block of cli.md's section
+/// `heading`, in the order of the blocks (the included example outputs are
+/// not schemas).
+fn documented_fields(heading: &str) -> Vec<BTreeSet<String>> {
+    let cli = std::fs::read_to_string(support::root().join("book/src/cli.md")).unwrap();
+    let start = cli.find(heading).unwrap_or_else(|| panic!("no {heading}"));
+    let section = &cli[start + heading.len()..];
+    let section = &section[..section.find("\n### ").unwrap_or(section.len())];
+    let mut blocks = Vec::new();
+    let mut rest = section;
+    while let Some(at) = rest.find("```text\n") {
+        rest = &rest[at + "```text\n".len()..];
+        let end = rest.find("```").expect("a closed block");
+        let block = &rest[..end];
+        rest = &rest[end + 3..];
+        if block.contains("{{#include") {
+            continue;
+        }
+        let fields = block
+            .match_indices("\":")
+            .map(|(at, _)| {
+                let name_start = block[..at].rfind('"').unwrap() + 1;
+                block[name_start..at].to_string()
+            })
+            .collect();
+        blocks.push(fields);
+    }
+    blocks
+}
+
+/// Every object key of `v`, at any depth.
+fn fields(v: &serde_json::Value, into: &mut BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, x) in map {
+                into.insert(k.clone());
+                fields(x, into);
+            }
+        }
+        serde_json::Value::Array(xs) => xs.iter().for_each(|x| fields(x, into)),
+        _ => {}
+    }
+}
+
+/// The keys of the JSON that the commands `runs` print, which must all
+/// exit with one of `codes`.
+fn printed_fields(runs: &[&[&str]]) -> BTreeSet<String> {
+    let mut all = BTreeSet::new();
+    for args in runs {
+        let (code, out, err) = relaxlab(args);
+        assert!([0, 1, 3].contains(&code), "{args:?}: {code}\n{err}");
+        fields(&json(&out), &mut all);
+    }
+    all
+}
+
+/// Each command's JSON has exactly the fields its schema in cli.md names:
+/// none missing from the book, none the book names that is never printed.
+/// (repair's schema was missing from the book.)
+#[test]
+fn the_json_schemas_of_the_book_name_every_field_printed_and_no_other() {
+    let sb = SB;
+    let mp_racy = "litmus/c11/MP+na+rlx.litmus";
+    let run = printed_fields(&[
+        &[
+            "run", sb, "-m", "tso", "--sample", "3", "-w", "--format", "json",
+        ],
+        &[
+            "run",
+            sb,
+            "-m",
+            "tso",
+            "--max-states",
+            "5",
+            "--format",
+            "json",
+        ],
+        &[
+            "run", mp_racy, "-m", "c11r", "-a", "rc11", "-w", "--dot", "-", "--format", "json",
+        ],
+        &[
+            "run",
+            "litmus/algorithms/dekker-broken.litmus",
+            "-m",
+            "tso",
+            "--format",
+            "json",
+        ],
+        &[
+            "run",
+            sb,
+            "--cat",
+            "cat/examples/sc-with-flags.cat",
+            "--format",
+            "json",
+        ],
+    ]);
+    let check = printed_fields(&[&["check", sb, "--format", "json"]]);
+    let compare = printed_fields(&[&[
+        "compare",
+        sb,
+        "litmus/classic/2+2W+fences.ss.litmus",
+        "--max-states",
+        "5",
+        "--format",
+        "json",
+    ]]);
+    let races = printed_fields(&[
+        &["races", mp_racy, "--format", "json"],
+        &["races", sb, "--max-states", "5", "--format", "json"],
+    ]);
+    let repair = printed_fields(&[&[
+        "repair",
+        "litmus/c11/MP+rlx+rlx.litmus",
+        "--model",
+        "c11r",
+        "--format",
+        "json",
+    ]]);
+    let [run_doc]: [_; 1] = documented_fields("### JSON: `run`").try_into().unwrap();
+    let [check_doc, compare_doc, races_doc]: [_; 3] =
+        documented_fields("### JSON: `check`, `compare` and `races`")
+            .try_into()
+            .unwrap();
+    let [repair_doc]: [_; 1] = documented_fields("### JSON: `repair`").try_into().unwrap();
+    for (command, printed, documented) in [
+        ("run", run, run_doc),
+        ("check", check, check_doc),
+        ("compare", compare, compare_doc),
+        ("races", races, races_doc),
+        ("repair", repair, repair_doc),
+    ] {
+        assert_eq!(
+            printed, documented,
+            "{command}: the JSON printed (left) and the schema in book/src/cli.md (right) differ"
+        );
+    }
+}
+
+/// `--format json` and errors, as cli.md's "JSON and errors" says: an
+/// error found before anything runs leaves standard output empty (but
+/// `check` lists an unreadable file); a test that does not parse is left
+/// out of the document, which still carries the others; never a
+/// diagnostic in the document.
+#[test]
+fn json_output_on_input_errors_is_one_document_or_nothing() {
+    let dir = support::scratch("json-errors");
+    let bad = dir.join("bad.litmus");
+    std::fs::write(&bad, "test bad\ninit { x = 0 }\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let missing = dir.join("missing.litmus");
+    let missing = missing.to_str().unwrap();
+    for command in ["run", "compare", "races", "check"] {
+        let (code, out, err) = relaxlab(&[command, missing, SB, "--format", "json"]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(err.contains("cannot read"), "{command}: {err}");
+        if command == "check" {
+            assert_eq!(json(&out)["files"][0]["status"], "error", "{out}");
+        } else {
+            assert_eq!(out, "", "{command}: {err}");
+        }
+        let (code, out, err) = relaxlab(&[command, bad, SB, "--format", "json"]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(err.contains("unexpected"), "{command}: {err}");
+        let v = json(&out);
+        if command == "check" {
+            assert_eq!(v["files"][0]["status"], "error", "{out}");
+            assert_eq!(v["files"][1]["status"], "passed", "{out}");
+        } else {
+            assert!(
+                v.as_array().unwrap().iter().all(|r| r["test"] == "SB"),
+                "{command}: {out}"
+            );
+        }
+        let (code, out, _) = relaxlab(&[command, bad, "--format", "json"]);
+        assert_eq!(code, 2, "{command}");
+        if command != "check" {
+            assert_eq!(out.trim(), "[]", "{command}");
+        }
+    }
+    let (code, out, err) = relaxlab(&["repair", bad, "--model", "tso", "--format", "json"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+}
+
+/// `compare --dot -` prints the graphs after the tables; with `--format
+/// json` that would break the one JSON document, so it is refused (it used
+/// to be accepted and draw nothing, exit 0). `--dot FILE` still writes them.
+#[test]
+fn compare_refuses_dot_to_stdout_with_json() {
+    let racy = "litmus/c11/MP+na+rlx.litmus";
+    let (code, out, err) = relaxlab(&["compare", racy, "--dot", "-", "--format", "json"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("`--dot -` has no effect with `--format json`"),
+        "{err}"
+    );
+    let dir = support::scratch("compare-json-dot");
+    let file = dir.join("graphs.dot");
+    let (code, out, err) = relaxlab(&[
+        "compare",
+        racy,
+        "--dot",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    json(&out);
+    let dot = std::fs::read_to_string(&file).unwrap();
+    assert!(dot.contains("digraph \"MP+na+rlx under"), "{dot}");
 }

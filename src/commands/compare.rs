@@ -52,6 +52,7 @@ fn must_be_equal(m: OpModel) -> bool {
 }
 
 pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
+    crate::flags::check_compare(args)?;
     if !args.cat.cat.is_empty() {
         return super::compare_cat::compare(args, io);
     }
