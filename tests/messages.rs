@@ -96,6 +96,37 @@ fn a_byte_order_mark_at_the_start_of_a_file_is_ignored() {
     assert!(!err.contains("unexpected character"), "{err}");
 }
 
+/// A control character in a test name (ESC would start a terminal escape
+/// sequence wherever the name is printed) is refused, in relaxlab's
+/// format and in herd7's header alike, and the diagnostic names it by
+/// its escape, not the raw byte. Names used to take every non-blank
+/// character, ESC included.
+#[test]
+fn a_control_character_in_a_test_name_is_refused_and_named_by_its_escape() {
+    let dir = support::scratch("control");
+    for (name, text) in [
+        (
+            "own.litmus",
+            "test A\u{1b}[31m\ninit { x = 0; }\nthread P0 { store(x, 1); }\nexists (x = 1)\n",
+        ),
+        (
+            "herd.litmus",
+            "C A\u{1b}[31m\n{ x = 0; }\nP0 (atomic_int* x) { atomic_store(x, 1); }\nexists (x=1)\n",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let (code, out, err) = relaxlab(&["run", &path, "--model", "sc"]);
+        assert_eq!(code, 2, "{name}: {out}{err}");
+        assert!(
+            err.contains("unexpected character `\\u{1b}`"),
+            "{name}: {err}"
+        );
+        assert!(out.is_empty(), "{name}: {out}");
+    }
+}
+
 #[test]
 fn a_bad_model_in_relaxlab_toml_points_into_the_toml() {
     let dir = support::scratch("bad-config-model");

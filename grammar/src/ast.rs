@@ -96,7 +96,7 @@ impl Trivia {
 /// A whole litmus file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Test {
-    /// The name after `test`: any non-blank characters.
+    /// The name after `test`: any non-blank, non-control characters.
     pub name: Ident,
     pub doc: Option<String>,
     /// The `init` block, in the order written (empty without one).

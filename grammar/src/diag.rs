@@ -35,7 +35,7 @@ pub enum LexError {
         #[label("this is {name}, which only looks like {instead}")]
         span: SourceSpan,
     },
-    #[error("unexpected character `{found}`")]
+    #[error("unexpected character `{}`", .found.escape_debug())]
     #[diagnostic(
         code(relaxlab::lex::unexpected_char),
         help("a litmus file uses ASCII names, integers and the operators of the book's language chapter")

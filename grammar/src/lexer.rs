@@ -8,7 +8,8 @@
 //! mean" instead of a bare syntax error.
 //!
 //! The test name after `test` is every non-blank character up to the next
-//! blank (LANGUAGE.md, "Lexical structure"): the lexer switches to that rule
+//! blank or control character (LANGUAGE.md, "Lexical structure"; control
+//! characters are then refused): the lexer switches to that rule
 //! for exactly one token after the `test` keyword.
 //!
 //! The lexer never stops at a bad character: it records a [`LexError`] and
@@ -204,12 +205,15 @@ impl<'src> Lexer<'src> {
     }
 
     /// TEST NAME: after `test`, skip blanks and take every non-blank
-    /// character up to the next blank.
+    /// character up to the next blank. A control character (ESC, DEL,
+    /// ...) also ends the name, and is then an unexpected character: a
+    /// name is printed to terminals, JSON and herd's format, where ESC
+    /// would start a terminal escape sequence.
     fn test_name(&mut self) -> Option<(usize, Token<'src>, usize)> {
         let rest = self.inner.remainder();
         let skipped = rest.len() - rest.trim_start().len();
         let name_len = rest[skipped..]
-            .find(char::is_whitespace)
+            .find(|c: char| c.is_whitespace() || c.is_control())
             .unwrap_or(rest.len() - skipped);
         let name = &rest[skipped..skipped + name_len];
         // A name starting with a quote is the doc string of a nameless

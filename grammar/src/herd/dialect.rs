@@ -2,6 +2,7 @@
 
 use super::error::{self, HerdError, HerdErrors};
 use super::{c, lexer, x86};
+use relaxlab_semantics::ir::Span;
 
 /// The language of a litmus file, by its first word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +39,16 @@ pub fn translate(src: &str) -> Result<String, HerdErrors> {
             "end of line",
             "the test name after the architecture",
             h.name_span,
+        )]));
+    }
+    // A control character (ESC, DEL, ...) in the name would reach the
+    // terminal, JSON and herd output as it is.
+    if let Some(i) = h.name.find(|c: char| c.is_control()) {
+        let c = h.name[i..].chars().next().unwrap_or('\u{fffd}');
+        let at = h.name_span.start as usize + i;
+        return Err(HerdErrors::new(vec![HerdError::bad_char(
+            c,
+            Span::new(at, at + c.len_utf8()),
         )]));
     }
     let result = match detect(src) {

@@ -40,7 +40,7 @@ pub enum HerdError {
         #[help]
         help: Option<String>,
     },
-    #[error("unexpected character `{found}`")]
+    #[error("unexpected character `{}`", .found.escape_debug())]
     #[diagnostic(
         code(relaxlab::herd::bad_char),
         help("herd litmus files are ASCII; was this character pasted from a document?")

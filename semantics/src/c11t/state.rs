@@ -52,6 +52,11 @@ impl AtomicLoc {
 }
 
 /// One shared location.
+///
+/// The atomic variant is large (its nodes and stores are inline); a
+/// location lives in its own node of a [`SharedVec`], so boxing it would
+/// only add the allocation per copy that the inline layout avoids.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Loc {
     Atomic(AtomicLoc),
