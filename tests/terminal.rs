@@ -374,14 +374,7 @@ fn ctrl_c_during_compare_prints_the_finished_columns_marked_interrupted() {
         "{screen}"
     );
 
-    let (code, screen) = interrupted_compare(&[], "json");
-    assert_eq!(code, 130, "{screen}");
-    let reports = json_on(&screen);
-    let report = &reports[0];
-    assert_eq!(report["interrupted"], true, "{report}");
-    assert_eq!(report["columns"][0], "sc", "{report}");
-    assert_eq!(report["bounds"][0]["kind"], "interrupted", "{report}");
-    assert_eq!(report["not_run"][0]["model"], "ax.tso", "{report}");
+    assert_interrupted_json(&[], "ax.tso");
 }
 
 /// The same with `--cat`, after another test: `compare --cat` used to run
@@ -421,7 +414,14 @@ fn ctrl_c_during_compare_cat_prints_the_finished_columns_marked_interrupted() {
         "{screen}"
     );
 
-    let (code, screen) = interrupted_compare(&cat, "json");
+    assert_interrupted_json(&cat, "cat:pso");
+}
+
+/// [`interrupted_compare`] in JSON: one report (no further test starts),
+/// marked interrupted, with the finished sc column, the interrupted tso
+/// one as a bound, and `not_run` first.
+fn assert_interrupted_json(extra: &[&str], not_run: &str) {
+    let (code, screen) = interrupted_compare(extra, "json");
     assert_eq!(code, 130, "{screen}");
     let reports = json_on(&screen);
     assert_eq!(reports.as_array().map(Vec::len), Some(1), "{reports}");
@@ -429,5 +429,5 @@ fn ctrl_c_during_compare_cat_prints_the_finished_columns_marked_interrupted() {
     assert_eq!(report["interrupted"], true, "{report}");
     assert_eq!(report["columns"][0], "sc", "{report}");
     assert_eq!(report["bounds"][0]["kind"], "interrupted", "{report}");
-    assert_eq!(report["not_run"][0]["model"], "cat:pso", "{report}");
+    assert_eq!(report["not_run"][0]["model"], not_run, "{report}");
 }

@@ -26,10 +26,8 @@
 //! finished ([`comparison`], shared with `compare --cat`). `--format json`
 //! prints the same, as [`json::Comparison`]s.
 
-use relaxlab_semantics::axiomatic::{self, to_dot, twin, CoSource, ExecutionEnd};
-use relaxlab_semantics::ir::{
-    AxModel, FenceKind, HwFence, Instr, ModelKey, OpModel, Program, Value,
-};
+use relaxlab_semantics::axiomatic::{self, to_dot, twin, CoSource, Judge};
+use relaxlab_semantics::ir::{FenceKind, HwFence, Instr, ModelKey, OpModel, Program, Value};
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
@@ -37,10 +35,9 @@ use super::comparison::{self, Columns, Compared, Only, RACY};
 use crate::cli::CompareArgs;
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
-use crate::interrupt;
 use crate::render::{dot, json, trace};
 use crate::{load, Io};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Why racy outcomes may differ (MODELS.md 3 and 4.2).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
@@ -172,7 +169,8 @@ fn render(
                 .push(disagreement(label, m, Only::Operational, r, &out[start..]));
         }
         let witnesses = if op.complete() {
-            axiomatic_witnesses(program, twin(m), &a.difference(&o).collect(), settings)
+            let judge = Judge::Model(twin(m));
+            comparison::consistent_executions(program, judge, &a.difference(&o).collect(), settings)
         } else {
             BTreeMap::new()
         };
@@ -204,7 +202,7 @@ fn render(
                 out.push_str(&format!("      {}\n", explain_pso_difference(&compiled)));
             }
             let graph = witnesses.get(r);
-            out.push_str(&consistent_execution_text(graph));
+            out.push_str(&comparison::consistent_execution_text(graph));
             if let Some(graph) = graph {
                 let title = format!(
                     "{} under ax.{}: {}",
@@ -246,54 +244,6 @@ fn explain_pso_difference(compiled: &Program) -> &'static str {
          so it also orders earlier stores before later loads, which the axiomatic model does not require"
     } else {
         "no `ss` barrier here: this difference is not the documented one; report it"
-    }
-}
-
-/// The first consistent execution of `model` (in the engine's order) of
-/// each outcome in `wanted`, as DOT graphs: one enumeration for all of
-/// them, not one per outcome (a test whose twin allows 200 outcomes the
-/// operational model cannot reach took 200 enumerations). Ctrl-C stops
-/// the enumeration; the outcomes not reached by then have no graph.
-fn axiomatic_witnesses(
-    program: &Program,
-    model: AxModel,
-    wanted: &BTreeSet<&Vec<Value>>,
-    settings: &Settings,
-) -> BTreeMap<Vec<Value>, String> {
-    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
-    let mut found = BTreeMap::new();
-    let _ctrl_c = interrupt::interruptible();
-    let _ = axiomatic::visit_consistent(
-        program,
-        model,
-        &engine::ax_options(settings),
-        &mut |ex, end, _| {
-            if let ExecutionEnd::Outcome(v) = end {
-                if wanted.contains(v) && !found.contains_key(v) {
-                    found.insert(v.clone(), to_dot(&prepared, ex));
-                }
-            }
-        },
-    );
-    found
-}
-
-/// The listing of a consistent execution of an outcome (its communication
-/// edges) from its graph, or why there is none.
-pub(super) fn consistent_execution_text(dot: Option<&String>) -> String {
-    match dot {
-        Some(dot) => {
-            let mut text = String::from(
-                "      a consistent execution (rf, co, fr; the full graph with --dot):\n",
-            );
-            text.push_str(&edges_as_text(dot));
-            text
-        }
-        None if interrupt::requested() => {
-            "      no consistent execution shown: interrupted (Ctrl-C) before one was found\n"
-                .to_string()
-        }
-        None => String::new(),
     }
 }
 

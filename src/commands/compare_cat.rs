@@ -17,12 +17,12 @@
 //! [`json::Comparison`]s, with the cat model as the twin.
 
 use relaxlab_semantics::axiomatic::cat::{Machine, Verdict};
-use relaxlab_semantics::axiomatic::{self, to_dot, to_dot_showing, ExecutionEnd, Judge};
+use relaxlab_semantics::axiomatic::{self, to_dot, Judge};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Value};
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
-use super::compare::{consistent_execution_text, edges_as_text};
+use super::compare::edges_as_text;
 use super::comparison::{self, Columns, Compared, Only, RACY};
 use crate::cat::CatFile;
 use crate::cli::CompareArgs;
@@ -30,7 +30,7 @@ use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::render::{json, trace};
 use crate::{load, Io};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The label of a disagreement racy executions do not explain.
 const DIFFERS: &str = "differs";
@@ -189,7 +189,13 @@ fn render(
                 ));
             }
             let witnesses = if op.complete() {
-                cat_witnesses(program, cat, &a.difference(&o).collect(), settings)
+                let judge = Judge::Cat(cat.model.clone());
+                comparison::consistent_executions(
+                    program,
+                    judge,
+                    &a.difference(&o).collect(),
+                    settings,
+                )
             } else {
                 BTreeMap::new()
             };
@@ -207,7 +213,7 @@ fn render(
                     m.name()
                 ));
                 let graph = witnesses.get(r);
-                out.push_str(&consistent_execution_text(graph));
+                out.push_str(&comparison::consistent_execution_text(graph));
                 dots.extend(graph.cloned());
                 report.disagreements.push(comparison::disagreement(
                     label,
@@ -228,33 +234,4 @@ fn render(
     }
     out.push('\n');
     out
-}
-
-/// The first consistent execution of the cat model of each outcome in
-/// `wanted`, as DOT graphs with what the model shows: one enumeration for
-/// all of them (as `compare`'s twins). Ctrl-C stops the enumeration; the
-/// outcomes not reached by then have no graph.
-fn cat_witnesses(
-    program: &Program,
-    cat: &CatFile,
-    wanted: &BTreeSet<&Vec<Value>>,
-    settings: &Settings,
-) -> BTreeMap<Vec<Value>, String> {
-    let prepared = crate::cat::program_for(program, &cat.model, settings);
-    let mut found = BTreeMap::new();
-    let _ctrl_c = crate::interrupt::interruptible();
-    let _ = axiomatic::visit_judged(
-        program,
-        &[Judge::Cat(cat.model.clone())],
-        &engine::ax_options(settings),
-        true,
-        &mut |_, ex, end, judged| {
-            if let ExecutionEnd::Outcome(v) = end {
-                if wanted.contains(v) && !found.contains_key(v) {
-                    found.insert(v.clone(), to_dot_showing(&prepared, ex, &judged.shown));
-                }
-            }
-        },
-    );
-    found
 }

@@ -12,14 +12,16 @@
 //! there, so such an outcome is `undecided`, and a test without a
 //! disagreement is said to have none only when every column is complete.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use miette::IntoDiagnostic;
+use relaxlab_semantics::axiomatic::{self, to_dot_showing, ExecutionEnd, Judge};
 use relaxlab_semantics::ir::{Program, Value};
 use relaxlab_semantics::outcome::{satisfies, BoundHit, OutcomeTable};
 
 use super::common;
 use crate::cli::{CompareArgs, ReportFormat};
+use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::files::SourceFile;
 use crate::render::table::{bound_kind, describe_bound};
@@ -373,4 +375,50 @@ pub(super) fn compare_each(
         None => {}
     }
     Ok(exit)
+}
+
+/// The first consistent execution under `judge` (in the engine's order)
+/// of each outcome in `wanted`, as DOT graphs with what a cat model
+/// shows: one enumeration for all of them, not one per outcome (a test
+/// whose axiomatic side allows 200 outcomes the operational model cannot
+/// reach took 200 enumerations). Ctrl-C stops the enumeration; the
+/// outcomes not reached by then have no graph.
+pub(super) fn consistent_executions(
+    program: &Program,
+    judge: Judge,
+    wanted: &BTreeSet<&Vec<Value>>,
+    settings: &Settings,
+) -> BTreeMap<Vec<Value>, String> {
+    let opts = engine::ax_options(settings);
+    let prepared =
+        axiomatic::prepare_judge(program, &judge, &opts).unwrap_or_else(|_| program.clone());
+    let mut found = BTreeMap::new();
+    let _ctrl_c = interrupt::interruptible();
+    let _ = axiomatic::visit_judged(program, &[judge], &opts, true, &mut |_, ex, end, judged| {
+        if let ExecutionEnd::Outcome(v) = end {
+            if wanted.contains(v) && !found.contains_key(v) {
+                found.insert(v.clone(), to_dot_showing(&prepared, ex, &judged.shown));
+            }
+        }
+    });
+    found
+}
+
+/// The listing of a consistent execution of an outcome (its communication
+/// edges) from its graph, or why there is none.
+pub(super) fn consistent_execution_text(dot: Option<&String>) -> String {
+    match dot {
+        Some(dot) => {
+            let mut text = String::from(
+                "      a consistent execution (rf, co, fr; the full graph with --dot):\n",
+            );
+            text.push_str(&super::compare::edges_as_text(dot));
+            text
+        }
+        None if interrupt::requested() => {
+            "      no consistent execution shown: interrupted (Ctrl-C) before one was found\n"
+                .to_string()
+        }
+        None => String::new(),
+    }
 }

@@ -60,7 +60,7 @@ impl Default for C11r {
 pub struct ScRaces;
 
 /// Every result of `op` by `site` in `state` under `memory`.
-fn perform_op(
+pub(super) fn perform_op(
     memory: Memory,
     prune_on: bool,
     state: &C11State,

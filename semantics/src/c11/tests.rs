@@ -419,3 +419,87 @@ fn sc_helpers() {
     assert_eq!(s1.thread(t(1)).sr.get(t(0)), 2, "S_R,t ∪= S_F");
     assert_eq!(s1.thread(t(1)).sw, VClock::bottom(), "loads leave S_W,t");
 }
+
+/// `prune_after` (pruning only where a step can have made it possible)
+/// prunes exactly as `prune` does, on every successor of random walks of
+/// loads, stores, RMWs and fences of every order, under both memories,
+/// by three threads that end at random points (a lone running thread's
+/// store is what makes a grown list prunable without any clock change).
+#[test]
+fn pruning_after_a_step_is_pruning() {
+    use super::model::perform_op;
+    use super::prune::prune_after;
+    use crate::ir::{FenceKind, RmwOp};
+    use crate::model::{MemOp, Step};
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let (reads, writes) = (
+        [ReadOrd::Rlx, ReadOrd::Acq, ReadOrd::Sc],
+        [WriteOrd::Rlx, WriteOrd::Rel, WriteOrd::Sc],
+    );
+    let rmws = [
+        RmwOrd::Rlx,
+        RmwOrd::Acq,
+        RmwOrd::Rel,
+        RmwOrd::AcqRel,
+        RmwOrd::Sc,
+    ];
+    let fences = [C11Fence::Acq, C11Fence::Rel, C11Fence::AcqRel, C11Fence::Sc];
+    let (mut checked, mut cut) = (0, 0);
+    for walk in 0..40 {
+        let memory = [Memory::Weak, Memory::Sc][walk % 2];
+        let mut s = init(3);
+        let mut out: Vec<Step<C11State>> = Vec::new();
+        let mut running: Vec<u32> = vec![0, 1, 2];
+        while !running.is_empty() {
+            let th = running[next(running.len() as u64) as usize];
+            let loc = [X, Y][next(2) as usize];
+            let op = match next(13) {
+                0 => MemOp::End,
+                1..=3 => MemOp::Load {
+                    loc,
+                    ord: reads[next(3) as usize],
+                },
+                4..=7 => MemOp::Store {
+                    loc,
+                    val: next(3) as i64,
+                    ord: writes[next(3) as usize],
+                },
+                8..=9 => MemOp::Rmw {
+                    loc,
+                    op: RmwOp::Add,
+                    operand: 1,
+                    ord: rmws[next(5) as usize],
+                },
+                _ => MemOp::Fence {
+                    kind: FenceKind::C11(fences[next(4) as usize]),
+                },
+            };
+            if op == MemOp::End {
+                running.retain(|&u| u != th);
+            }
+            out.clear();
+            perform_op(memory, false, &s, site(th, 0), op, &mut out);
+            for succ in &out {
+                let (mut all, mut after) = (succ.state.clone(), succ.state.clone());
+                prune(&mut all, memory);
+                prune_after(&mut after, &s, memory);
+                assert_eq!(all, after, "after {op:?} by {th} from {s:?}");
+                checked += 1;
+                cut += usize::from(all != succ.state);
+            }
+            let pick = next(out.len() as u64) as usize;
+            s = out.swap_remove(pick).state;
+            prune(&mut s, memory);
+        }
+    }
+    assert!(
+        checked > 1000 && cut > 50,
+        "{checked} successors, {cut} cut"
+    );
+}
