@@ -168,7 +168,11 @@ fn a_model_named_twice_in_relaxlab_toml_is_labelled_both_times() {
     let r = binary_in(Some(&dir), &["run", &sb], b"");
     assert_eq!(r.code, Some(2), "{r:?}");
     assert!(r.err.contains("relaxlab::model::twice"), "{}", r.err);
-    assert!(r.err.contains("model `sc` is"), "{}", r.err);
+    assert!(
+        support::flat(&r.err).contains("model `sc` is named twice"),
+        "{}",
+        r.err
+    );
     assert!(r.err.contains("relaxlab.toml:3:3]"), "{}", r.err);
     assert!(r.err.contains("named again here"), "{}", r.err);
     assert!(r.err.contains("first named here"), "{}", r.err);

@@ -101,10 +101,28 @@ pub fn binary(args: &[&str]) -> Ran {
 }
 
 /// A fresh empty directory under the target directory, named after
-/// `name`, for files a test writes.
+/// `name`, for files a test writes. `RELAXLAB_TEST_SCRATCH` names another
+/// parent: diagnostics that print a scratch path wrap where the path's
+/// length puts them, and running the tests under parents of many lengths
+/// shows which checks depend on it (see [`flat`]).
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let parent = std::env::var_os("RELAXLAB_TEST_SCRATCH")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
+    let dir = parent.join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// `text` with miette's line wrapping undone: its words joined by single
+/// spaces, without the `│` that starts a continued line. A diagnostic's
+/// message wraps at the terminal width (80 columns off a terminal), and
+/// where it breaks depends on how long the paths it prints are, so checks
+/// of a message that names a path look at it flattened.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ")
 }
