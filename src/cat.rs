@@ -266,6 +266,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("hardware.cat", include_str!("../cat/hardware.cat")),
     ("c11-base.cat", include_str!("../cat/c11-base.cat")),
     ("c11-sc.cat", include_str!("../cat/c11-sc.cat")),
+    ("c11-na.cat", include_str!("../cat/c11-na.cat")),
 ];
 
 /// The bundled models a user can pick (those that are not only included
@@ -274,7 +275,7 @@ pub fn bundled_models() -> impl Iterator<Item = &'static str> {
     BUNDLED
         .iter()
         .map(|(file, _)| file.trim_end_matches(".cat"))
-        .filter(|stem| !matches!(*stem, "hardware" | "c11-base" | "c11-sc"))
+        .filter(|stem| !matches!(*stem, "hardware" | "c11-base" | "c11-sc" | "c11-na"))
 }
 
 /// Includes among the bundled files only: no file-system access.

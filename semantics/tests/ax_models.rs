@@ -365,13 +365,14 @@ fn racy_message_passing_reports_the_race() {
         let t = run_axiomatic(&synced, m, &AxOptions::default()).unwrap();
         let flags: Vec<(Vec<i64>, bool)> =
             t.rows.iter().map(|r| (r.values.clone(), r.racy)).collect();
-        // r0 = 0 reads x racily and, reading a visible side effect, gets 0.
-        assert_eq!(
-            flags,
-            vec![(vec![0, 0], true), (vec![1, 1], false)],
-            "ax.{}",
-            m.name()
-        );
+        // r0 = 0 reads x racily. Reading a visible side effect, it gets
+        // 0; RC11 constrains the plain read by coherence alone, so it may
+        // also get the write it races with (herd7's rc11.cat lists both).
+        let expected = match m {
+            Rc11 => vec![(vec![0, 0], true), (vec![0, 1], true), (vec![1, 1], false)],
+            _ => vec![(vec![0, 0], true), (vec![1, 1], false)],
+        };
+        assert_eq!(flags, expected, "ax.{}", m.name());
         assert_eq!(t.races, vec![race]);
     }
 }
