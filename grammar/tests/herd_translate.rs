@@ -130,6 +130,29 @@ fn a_plain_access_is_non_atomic_whatever_the_parameter_type() {
 }
 
 #[test]
+fn atomic_init_and_the_wider_integer_types_are_read() {
+    // C11's `ATOMIC_INIT(n)` initialises to n; herd's own regression tests
+    // use `__int128_t` and `atomic_llong`, which hold integers like `int`.
+    let src = "C Wide\n{ atomic_llong x = ATOMIC_INIT(3); __int128_t y = 1; }\nP0 (atomic_llong* x, __int128_t *y) {\n  __int128_t r0 = *y;\n  long long r1 = atomic_load(x);\n}\nexists (0:r0=1 /\\ 0:r1=3)\n";
+    let text = translate(src).expect("translates");
+    assert!(text.contains("x = 3;") && text.contains("y = 1;"), "{text}");
+    assert!(text.contains("r0 = load(y, na);"), "{text}");
+}
+
+#[test]
+fn an_unknown_type_is_named_as_a_type() {
+    // It used to be read as a parameter name, and the test refused as
+    // "a parameter that is not a pointer".
+    for src in [
+        "C T\n{ x = 0; }\nP0 (my_int *x) {\n  *x = 1;\n}\nexists (x=1)\n",
+        "C T\n{ x = 0; }\nP0 (int *x) {\n  my_int r0 = *x;\n}\nexists (0:r0=1)\n",
+    ] {
+        let err = translate(src).expect_err("refused");
+        assert!(err.to_string().contains("the type `my_int`"), "{err}");
+    }
+}
+
+#[test]
 fn cas_with_a_shared_expected_reads_it_and_writes_it_back_on_failure() {
     let src = "C CAS\n{ x = 1; y = 1; }\nP0 (atomic_int* x, int* y) {\n  int b = atomic_compare_exchange_strong_explicit(x, y, 2, memory_order_acq_rel, memory_order_acquire);\n}\nexists (0:b=1 /\\ y=1)\n";
     let text = translate(src).expect("translates");

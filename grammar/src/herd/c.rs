@@ -69,10 +69,48 @@ pub(crate) fn is_type_word(w: &str) -> bool {
             | "uint16_t"
             | "uint32_t"
             | "uint64_t"
+            | "uintptr_t"
+            | "size_t"
+            | "_Bool"
+            | "bool"
+            | "__int128"
+            | "__int128_t"
+            | "__uint128_t"
             | "atomic_int"
             | "atomic_long"
             | "atomic_uint"
+            | "atomic_ulong"
+            | "atomic_llong"
+            | "atomic_ullong"
+            | "atomic_short"
+            | "atomic_ushort"
+            | "atomic_char"
+            | "atomic_schar"
+            | "atomic_uchar"
+            | "atomic_bool"
+            | "atomic_size_t"
             | "atomic_intptr_t"
+            | "atomic_uintptr_t"
+    )
+}
+
+/// A type the importer does not know, written where a declaration or a
+/// parameter starts: `T x` or `T* x` with `T` not a type word.
+fn unknown_type(cur: &Cursor<'_>) -> Option<(String, Span)> {
+    match (cur.peek(), cur.peek_at(1)) {
+        (Tok::Ident(t), Tok::Ident(_) | Tok::Star) if !is_type_word(t) => {
+            Some((t.to_string(), cur.span()))
+        }
+        _ => None,
+    }
+}
+
+fn unknown_type_error((t, span): (String, Span)) -> HerdError {
+    HerdError::unsupported(
+        format!("the type `{t}`"),
+        span,
+        "relaxlab reads C's integer types (`int`, `long`, `int64_t`, `__int128`, ...), \
+         their `atomic_` forms and `_Atomic`; its values are 64-bit integers",
     )
 }
 
@@ -251,6 +289,9 @@ impl CThread {
             atomic |= is_atomic_word(w);
             cur.bump();
         }
+        if let Some(t) = unknown_type(cur) {
+            return Err(unknown_type_error(t));
+        }
         while cur.eat(Tok::Star) {
             stars += 1;
         }
@@ -341,6 +382,9 @@ impl CThread {
                  write the test in relaxlab's language, which has `while`",
             )),
             (Tok::Ident(w), _) if is_type_word(w) => self.declaration(cur),
+            (Tok::Ident(_), Tok::Ident(_)) if unknown_type(cur).is_some() => {
+                Err(unknown_type_error(unknown_type(cur).unwrap_or_default()))
+            }
             (Tok::Ident(r), Tok::Assign) => {
                 let (_, rspan) = cur.bump();
                 cur.bump();

@@ -133,9 +133,16 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     Ok(())
 }
 
-/// The value of an init entry: an integer. `&x` and `x` (addresses) are
-/// refused.
+/// The value of an init entry: an integer, or C11's `ATOMIC_INIT(n)`.
+/// `&x` and `x` (addresses) are refused.
 fn init_value(cur: &mut Cursor<'_>) -> Result<i64, HerdError> {
+    if let (Tok::Ident("ATOMIC_INIT"), Tok::LParen) = (cur.peek(), cur.peek_at(1)) {
+        cur.bump();
+        cur.bump();
+        let v = cur.int("an integer initial value")?.0;
+        cur.expect(Tok::RParen, "`)` closing `ATOMIC_INIT(`")?;
+        return Ok(v);
+    }
     match cur.peek() {
         Tok::Amp | Tok::Ident(_) => {
             let start = cur.span();
