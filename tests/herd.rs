@@ -1,7 +1,8 @@
 //! herd7 compatibility: every herd test of `litmus/herd/` imported and run
 //! with `--format herd` prints exactly the herd7 output derived by hand in
 //! `tests/herd/` (how each was derived: `tests/herd/README.md`): C tests
-//! under `ax.rc11`, X86 tests under `ax.tso` and the operational `tso`.
+//! under `ax.rc11`, X86 and X86_64 tests under `ax.tso` and the
+//! operational `tso`.
 //! Malformed or unsupported herd inputs (`tests/herd/bad/`) are refused.
 
 mod support;
@@ -45,10 +46,21 @@ fn x86_tests_print_what_herd7_prints_under_x86_tso() {
 }
 
 #[test]
+fn x86_64_tests_print_what_herd7_prints_under_x86_tso() {
+    // The X86 tests in AT&T syntax: the same outcomes, with herd's X86_64
+    // register names (`rax`, `r8`).
+    let n = check_dir("x86_64", &[("--axiomatic", "tso", "ax.tso")]);
+    assert!(n >= 8);
+}
+
+#[test]
 fn x86_operational_tso_agrees_with_the_axiomatic_golden_outcomes() {
     // The operational TSO prints outcome counts where herd prints execution
     // counts, so compare the set of final states only.
-    for path in support::litmus_files("litmus/herd/x86") {
+    let files = support::litmus_files("litmus/herd/x86")
+        .into_iter()
+        .chain(support::litmus_files("litmus/herd/x86_64"));
+    for path in files {
         let rel = support::relative(&path);
         let states = |out: &str| -> Vec<String> {
             out.lines()

@@ -68,6 +68,34 @@ fn every_x86_library_test_translates_and_parses() {
 }
 
 #[test]
+fn every_x86_64_library_test_translates_and_parses() {
+    library("x86_64", Dialect::HerdX86, 8);
+}
+
+#[test]
+fn x86_64_reads_att_syntax_into_the_x86_instructions() {
+    // Source operand first, size suffixes dropped, every alias of a
+    // register named as herd prints it, `lock` and `nop` forms.
+    let src = "X86_64 T\n{ x=0; y=0; 0:EAX=2; }\n P0                  ;\n movq $-1,(x)        ;\n nopl 0(%rax,%rax,1) ;\n xchgl %eax,(y)      ;\n lock xaddq %rbx,(x) ;\n lock incl (y)       ;\n movl (y),%r9d       ;\n addl $3,%r9d        ;\n lock cmpxchgq %rcx,(x) ;\n mfence              ;\nexists (0:RAX=0 /\\ 0:r9=5 /\\ 0:ebx=0)\n";
+    let text = translate(src).expect("translates");
+    for line in [
+        "rax = 2;",
+        "store(x, -1, rlx);",
+        "rax = exchange(y, rax, sc);",
+        "rbx = fetch_add(x, rbx, sc);",
+        "fetch_add(y, 1, sc);",
+        "r9 = load(y, rlx);",
+        "r9 = r9 + 3;",
+        "= cas(x, rax, rcx, sc);",
+        "fence(full);",
+        "exists (0:rax = 0 /\\ 0:r9 = 5 /\\ 0:rbx = 0)",
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+    assert!(!text.contains("nop"), "{text}");
+}
+
+#[test]
 fn refused_inputs_have_diagnostics_pointing_into_the_herd_text() {
     let files = litmus_files(&root().join("tests/herd/bad"));
     assert!(files.len() >= 10);

@@ -87,8 +87,12 @@ use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 
 use super::table::{describe_bound, describe_failure, Mode};
 
-/// herd's X86 registers in the order of its register type.
-const X86_REGS: [&str; 8] = ["EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP"];
+/// herd's X86 registers in the order of its register type, then its
+/// X86_64 registers (as the importer names them) in theirs.
+const X86_REGS: [&str; 24] = [
+    "EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP", "rax", "rbx", "rcx", "rdx", "rsi",
+    "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+];
 
 /// Renders one result as herd7 prints it.
 pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool) -> String {

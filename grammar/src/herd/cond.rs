@@ -95,7 +95,7 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
             0
         };
         let t = usize::try_from(t).unwrap_or(usize::MAX);
-        out.reg_inits.push((t, name(reg), value));
+        out.reg_inits.push((t, out.reg_name(reg), value));
         return Ok(());
     }
     let mut words: Vec<(&str, Span)> = Vec::new();
@@ -255,7 +255,7 @@ fn observable(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> 
                         out.threads.len().saturating_sub(1)
                     ),
                 })?;
-            let reg = name(reg);
+            let reg = out.reg_name(reg);
             out.ensure_reg(t, &reg);
             Ok(format!("{t}:{reg}"))
         }

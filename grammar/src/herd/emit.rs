@@ -63,6 +63,9 @@ pub(crate) struct Out {
     pub reg_inits: Vec<(usize, String, i64)>,
     /// `exists (...)`, `filter (...)`, `observe { ... }`, in herd's order.
     pub trailers: Vec<String>,
+    /// The register a name in the init block or the condition stands for,
+    /// when the architecture has aliases (`X86_64`: `0:EAX` is `rax`).
+    pub reg_alias: Option<fn(&str) -> Option<&'static str>>,
 }
 
 impl Out {
@@ -76,6 +79,15 @@ impl Out {
                 }
             }
             None => self.locs.push((loc.to_string(), value.unwrap_or(0))),
+        }
+    }
+
+    /// The relaxlab name of the register `herd` names in the init block or
+    /// the condition.
+    pub(crate) fn reg_name(&self, herd: &str) -> String {
+        match self.reg_alias.and_then(|alias| alias(herd)) {
+            Some(r) => r.to_string(),
+            None => name(herd),
         }
     }
 

@@ -162,11 +162,11 @@ impl Tok<'_> {
     pub(crate) fn describe(&self) -> String {
         match self {
             Tok::Ident(s) => format!("`{s}`"),
-            Tok::Int(_) => "an integer".to_string(),
-            Tok::Str(_) => "a string".to_string(),
+            Tok::Int(_) => "integer".to_string(),
+            Tok::Str(_) => "string".to_string(),
             Tok::Bad(c) => format!("`{c}`"),
             Tok::Eof => "end of file".to_string(),
-            Tok::Comment(_) => "a comment".to_string(),
+            Tok::Comment(_) => "comment".to_string(),
             other => format!("`{}`", other.punct()),
         }
     }
@@ -466,6 +466,11 @@ impl<'s> Cursor<'s> {
     pub(crate) fn error(&self, expected: &str) -> HerdError {
         match self.peek() {
             Tok::Bad(c) => HerdError::bad_char(c, self.span()),
+            Tok::Int(_) => HerdError::syntax(
+                format!("integer `{}`", self.text(self.span())),
+                expected,
+                self.span(),
+            ),
             t => HerdError::syntax(t.describe(), expected, self.span()),
         }
     }

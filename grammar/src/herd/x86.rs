@@ -37,16 +37,20 @@
 //! same thing under `--mapping plain`. `tN` are fresh registers never
 //! used in the file; the result of a locked RMW to memory goes there.
 //!
-//! **Refused.** Jumps and compares (`J*`, `CMP`, `TEST`: control flow that
-//! has no clean relaxlab equivalent in a column format), indirect operands
-//! `[EAX]`, address immediates `$x`, and any other mnemonic. Labels `L0:`
-//! are accepted and dropped: without jumps nothing refers to them.
-//! `X86_64` (AT&T syntax) is refused as a whole.
+//! **Refused.** Jumps and compares (`J*`, `CMP`, `TEST`, `RET`: control
+//! flow that has no clean relaxlab equivalent in a column format),
+//! indirect operands `[EAX]`, address immediates `$x`, and any other
+//! mnemonic. Labels `L0:` are accepted and dropped: without jumps nothing
+//! refers to them.
+//!
+//! **`X86_64`**, herd's AT&T syntax (`movl $1,(x)`, `%eax`), is read into
+//! the same instructions by [`super::att`].
 
 use std::collections::BTreeSet;
 
 use relaxlab_semantics::ir::Span;
 
+use super::att;
 use super::cond;
 use super::emit::{name, Out, ThreadOut};
 use super::error::{at, HerdError};
@@ -63,19 +67,28 @@ enum Operand {
     Imm(i64),
 }
 
-/// Translates a herd X86 test (its header already read) to relaxlab text.
+/// How the instructions are spelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Syntax {
+    /// herd's `X86`: `MOV [x],$1`, `EAX`.
+    Intel,
+    /// herd's `X86_64`: `movl $1,(x)`, `%eax` ([`super::att`]).
+    Att,
+}
+
+/// Translates a herd X86 or X86_64 test (its header already read) to
+/// relaxlab text.
 pub(crate) fn translate_x86(src: &str, h: &Header<'_>) -> Result<String, Vec<HerdError>> {
-    if h.arch != "X86" {
-        return Err(vec![HerdError::unsupported(
-            format!("the `{}` architecture (AT&T syntax)", h.arch),
-            h.arch_span,
-            "only herd's `X86` format (Intel syntax: `MOV [x],$1`) is translated",
-        )]);
-    }
+    let syntax = if h.arch == "X86_64" {
+        Syntax::Att
+    } else {
+        Syntax::Intel
+    };
     let toks = lex(src, h.rest).map_err(|e| vec![e])?;
     let mut cur = Cursor::new(src, toks);
     let mut out = Out {
         name: h.name.to_string(),
+        reg_alias: (syntax == Syntax::Att).then_some(att::register as fn(&str) -> _),
         ..Out::default()
     };
     if let Tok::Str(doc) = cur.peek() {
@@ -89,9 +102,11 @@ pub(crate) fn translate_x86(src: &str, h: &Header<'_>) -> Result<String, Vec<Her
     cond::init_block(&mut cur, &mut out).map_err(|e| vec![e])?;
     let taken: BTreeSet<String> = cur.idents().into_iter().map(str::to_string).collect();
     let mut x = X86 {
+        syntax,
         taken,
         next_tmp: 0,
         errors: Vec::new(),
+        sizes: att::Sizes::default(),
     };
     header_row(&mut cur, &mut out).map_err(|e| vec![e])?;
     while !at_trailer(&cur) {
@@ -150,13 +165,24 @@ fn header_row(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
 
 /// The translation state shared by the columns.
 struct X86 {
+    syntax: Syntax,
     taken: BTreeSet<String>,
     next_tmp: usize,
     errors: Vec<HerdError>,
+    /// The access size of each location (`X86_64` only).
+    sizes: att::Sizes,
 }
 
 impl X86 {
     /// A register never used in the file.
+    /// The accumulator, which `CMPXCHG` compares and loads.
+    fn accumulator(&self) -> &'static str {
+        match self.syntax {
+            Syntax::Intel => "EAX",
+            Syntax::Att => "rax",
+        }
+    }
+
     fn fresh(&mut self, th: &mut ThreadOut) -> String {
         loop {
             let t = format!("t{}", self.next_tmp);
@@ -223,22 +249,33 @@ impl X86 {
             return Ok(());
         }
         let (first, first_span) = cur.ident("an instruction")?;
-        let mut mnemonic = first.to_ascii_uppercase();
+        let mut written = first;
         let mut span = first_span;
-        let locked = mnemonic == "LOCK";
+        let locked = first.eq_ignore_ascii_case("LOCK");
         if locked {
             let (m, s) = cur.ident("an instruction after `LOCK`")?;
-            mnemonic = m.to_ascii_uppercase();
+            written = m;
             span = Span::new(first_span.start as usize, s.end as usize);
         }
-        if mnemonic.starts_with('J') || mnemonic == "CMP" || mnemonic == "TEST" {
+        let (mnemonic, size) = match self.syntax {
+            Syntax::Intel => (written.to_ascii_uppercase(), None),
+            Syntax::Att if att::is_no_op(written) && !locked => return Ok(()),
+            Syntax::Att => att::mnemonic(written),
+        };
+        if is_control_flow(&mnemonic) {
             let whole = Span::new(span.start as usize, end.max(span.end as usize));
-            return Err(refusal(&mnemonic, locked, &[], whole));
+            return Err(refusal(self.syntax, written, locked, &[], whole));
         }
         let mut ops = Vec::new();
+        let mut widths = Vec::new();
         if cur.peek() != Tok::Eof {
             loop {
-                ops.push(operand(&mut cur, out)?);
+                let (op, width) = match self.syntax {
+                    Syntax::Intel => (operand(&mut cur, out)?, None),
+                    Syntax::Att => att_operand(&mut cur, out)?,
+                };
+                ops.push(op);
+                widths.extend(width);
                 if cur.peek() == Tok::Eof {
                     break;
                 }
@@ -249,7 +286,18 @@ impl X86 {
             span.start as usize,
             cur.prev_span().end.max(span.end) as usize,
         );
-        let lines = self.instr(&mnemonic, locked, &ops, whole, col, out)?;
+        if self.syntax == Syntax::Att {
+            // AT&T writes the source first: Intel order is the reverse.
+            ops.reverse();
+            if let Some(size) = size.or(widths.first().copied()) {
+                for op in &ops {
+                    if let Operand::Mem(x) = op {
+                        self.sizes.record(x, size, whole)?;
+                    }
+                }
+            }
+        }
+        let lines = self.instr(&mnemonic, written, locked, &ops, whole, col, out)?;
         let th = &mut out.threads[col];
         for l in lines {
             th.lines.push(format!("  {l}"));
@@ -257,10 +305,13 @@ impl X86 {
         Ok(())
     }
 
-    /// The relaxlab statements of one instruction.
+    /// The relaxlab statements of one instruction: `m` is its mnemonic in
+    /// `X86` spelling, `written` as the test wrote it.
+    #[allow(clippy::too_many_arguments)]
     fn instr(
         &mut self,
         m: &str,
+        written: &str,
         locked: bool,
         ops: &[Operand],
         span: Span,
@@ -320,10 +371,11 @@ impl X86 {
             }
             ("CMPXCHG", true, [Mem(x), Reg(r)]) => {
                 let t = self.fresh(&mut out.threads[col]);
-                out.threads[col].regs.insert("EAX".to_string());
+                let acc = self.accumulator();
+                out.threads[col].regs.insert(acc.to_string());
                 vec![
-                    format!("{t} = cas({x}, EAX, {r}, sc);"),
-                    format!("EAX = {t};"),
+                    format!("{t} = cas({x}, {acc}, {r}, sc);"),
+                    format!("{acc} = {t};"),
                 ]
             }
             (_, true, [Mem(x), v @ (Imm(_) | Reg(_))]) if rmw_op(m).is_some() => {
@@ -357,25 +409,43 @@ impl X86 {
                     format!("store({x}, {t} {sym} 1, rlx);"),
                 ]
             }
-            _ => return Err(refusal(m, locked, ops, span)),
+            _ => return Err(refusal(self.syntax, written, locked, ops, span)),
         };
         out.threads[col].regs.extend(assigned);
         Ok(lines)
     }
 }
 
-/// The diagnostic for an instruction outside the subset.
-fn refusal(m: &str, locked: bool, ops: &[Operand], span: Span) -> HerdError {
-    let what = if locked {
-        format!("`LOCK {m}`")
-    } else {
-        format!("`{m}`")
+/// Jumps, compares and returns (mnemonics in `X86` spelling).
+fn is_control_flow(m: &str) -> bool {
+    m.starts_with('J') || matches!(m, "CMP" | "TEST" | "RET" | "CALL")
+}
+
+/// The diagnostic for an instruction outside the subset, named as the test
+/// wrote it.
+fn refusal(syntax: Syntax, written: &str, locked: bool, ops: &[Operand], span: Span) -> HerdError {
+    let m = match syntax {
+        Syntax::Intel => written.to_ascii_uppercase(),
+        Syntax::Att => att::mnemonic(written).0,
+    };
+    let what = match (locked, syntax) {
+        (true, Syntax::Intel) => format!("`LOCK {written}`"),
+        (true, Syntax::Att) => format!("`lock {written}`"),
+        (false, _) => format!("`{written}`"),
     };
     let known = [
         "MOV", "MFENCE", "SFENCE", "LFENCE", "XCHG", "ADD", "SUB", "AND", "OR", "XOR", "INC",
         "DEC", "XADD", "CMPXCHG",
     ];
-    if m.starts_with('J') || m == "CMP" || m == "TEST" {
+    let subset = match syntax {
+        Syntax::Intel => {
+            "MOV, MFENCE, SFENCE, LFENCE, XCHG, LOCK ADD/SUB/AND/OR/XOR/INC/DEC/XADD/CMPXCHG, register arithmetic"
+        }
+        Syntax::Att => {
+            "mov, mfence, sfence, lfence, xchg, lock add/sub/and/or/xor/inc/dec/xadd/cmpxchg (with a size suffix or not), register arithmetic, nop"
+        }
+    };
+    if is_control_flow(&m) {
         return HerdError::unsupported(
             format!("the control-flow instruction {what}"),
             span,
@@ -383,18 +453,82 @@ fn refusal(m: &str, locked: bool, ops: &[Operand], span: Span) -> HerdError {
              write the test in relaxlab's language, with `if`",
         );
     }
-    if known.contains(&m) {
+    if known.contains(&m.as_str()) {
         return HerdError::unsupported(
             format!("{what} with these {} operands", ops.len()),
             span,
-            "see the X86 subset in the book: MOV, MFENCE, XCHG, LOCK ADD/SUB/AND/OR/XOR/INC/DEC/XADD/CMPXCHG, register arithmetic",
+            format!("see the X86 subset in the book: {subset}"),
         );
     }
     HerdError::unsupported(
         format!("the instruction {what}"),
         span,
-        "supported: MOV, MFENCE, SFENCE, LFENCE, XCHG, LOCK ADD/SUB/AND/OR/XOR/INC/DEC/XADD/CMPXCHG, register arithmetic",
+        format!("supported: {subset}"),
     )
+}
+
+/// AT&T OPERAND: `(x)`, `$v` or `%reg`, with a register's width in bytes.
+fn att_operand(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(Operand, Option<u8>), HerdError> {
+    let start = cur.span();
+    let indirect = |cur: &mut Cursor<'_>| {
+        // Up to the end of the operand, for the label.
+        while !matches!(cur.peek(), Tok::Comma | Tok::Eof) {
+            cur.bump();
+        }
+        HerdError::unsupported(
+            "an indirect operand",
+            Span::new(start.start as usize, cur.prev_span().end as usize),
+            "only direct locations `(x)` are supported",
+        )
+    };
+    match (cur.peek(), cur.peek_at(1)) {
+        (Tok::LParen, Tok::Ident(x)) if cur.peek_at(2) == Tok::RParen => {
+            cur.bump();
+            cur.bump();
+            cur.bump();
+            let x = name(x);
+            out.declare(&x, None);
+            Ok((Operand::Mem(x), None))
+        }
+        (Tok::LParen, _) | (Tok::Int(_) | Tok::Minus, Tok::LParen | Tok::Int(_)) => {
+            Err(indirect(cur))
+        }
+        (Tok::Dollar, _) => {
+            cur.bump();
+            if let Tok::Ident(_) = cur.peek() {
+                return Err(HerdError::unsupported(
+                    "an address immediate",
+                    Span::new(start.start as usize, cur.span().end as usize),
+                    "relaxlab values are integers",
+                ));
+            }
+            Ok((Operand::Imm(cur.int("an integer after `$`")?.0), None))
+        }
+        (Tok::Percent, Tok::Ident(r)) => {
+            cur.bump();
+            let (_, rspan) = cur.bump();
+            let span = Span::new(start.start as usize, rspan.end as usize);
+            match att::register(r) {
+                Some(reg) => Ok((Operand::Reg(reg.to_string()), Some(att::width(r)))),
+                None if att::is_high_byte(r) => Err(HerdError::unsupported(
+                    format!("the high-byte register `%{r}`"),
+                    span,
+                    "relaxlab registers hold whole integers; use the low byte or the whole register",
+                )),
+                None => Err(HerdError::syntax(
+                    format!("`%{r}`"),
+                    "a register (%rax, %eax, %r8, ...)",
+                    span,
+                )),
+            }
+        }
+        (Tok::Ident(r), _) => Err(HerdError::syntax(
+            format!("`{r}`"),
+            "`(location)`, `$value` or a register `%eax`",
+            cur.span(),
+        )),
+        _ => Err(cur.error("an operand")),
+    }
 }
 
 /// OPERAND: `[x]`, `$v`, or a register.
