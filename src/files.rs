@@ -2,6 +2,7 @@
 //! expand to their `*.litmus` files, `-` is standard input, and a file
 //! must be UTF-8 text.
 
+use std::collections::{HashSet, VecDeque};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -87,36 +88,107 @@ pub enum InputError {
 /// path so output order never depends on the file system), keeping files
 /// given explicitly in the order given. A directory without litmus files
 /// is an error: a person who names one expects tests to run.
+///
+/// Each file is listed once: one reached again (named twice, named and
+/// inside a directory named, or through a symbolic link) keeps the place
+/// and the path where it was first reached. Symbolic links to directories
+/// are followed, each directory is walked once ([`walk`]), so a link back
+/// up the tree (`sub/up -> ..`) ends the walk there instead of looping.
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
     let mut out = Vec::new();
+    let mut listed = HashSet::new();
     for path in paths {
-        if path.is_dir() {
+        if path.as_os_str() == STDIN {
+            if out.iter().any(|p: &PathBuf| p.as_os_str() == STDIN) {
+                return Err(InputError::StdinTwice);
+            }
+            out.push(path.clone());
+        } else if path.is_dir() {
             let mut found = Vec::new();
             walk(path, &mut found)?;
             if found.is_empty() {
                 return Err(InputError::NoLitmusFiles(path.display().to_string()));
             }
             found.sort();
-            out.extend(found);
-        } else {
-            if path.as_os_str() == STDIN && out.iter().any(|p: &PathBuf| p.as_os_str() == STDIN) {
-                return Err(InputError::StdinTwice);
-            }
+            out.extend(found.into_iter().filter(|f| listed.insert(Identity::of(f))));
+        } else if listed.insert(Identity::of(path)) {
             out.push(path.clone());
         }
     }
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
+/// What makes two paths the same file or directory: its device and inode
+/// where the system has them, its canonical path elsewhere, and the path
+/// as written when it cannot be examined (it does not exist: reading it
+/// reports that).
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Identity {
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+impl Identity {
+    fn of(path: &Path) -> Identity {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            if let Ok(meta) = std::fs::metadata(path) {
+                return Identity::Inode(meta.dev(), meta.ino());
+            }
+        }
+        Identity::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+/// Collects the `*.litmus` files under `root`. The real subdirectories are
+/// walked first, then the directories symbolic links lead to, in rounds (a
+/// link found behind a link waits for the next round), and a directory
+/// already walked is skipped: each directory is walked once, a loop of
+/// links ends, and a directory that is both in the tree and behind a link
+/// is found at its path in the tree. Entries are taken in name order, so
+/// which path reaches a directory first never depends on the file system.
+fn walk(root: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
+    let mut walked = HashSet::new();
+    let mut linked = VecDeque::from([root.to_path_buf()]);
+    while let Some(top) = linked.pop_front() {
+        if walked.insert(Identity::of(&top)) {
+            let mut next = Vec::new();
+            tree(&top, &mut walked, &mut next, out)?;
+            linked.extend(next);
+        }
+    }
+    Ok(())
+}
+
+/// The real subdirectories of `dir`, depth first in name order: their
+/// litmus files go to `out`, the symbolic links to directories they hold
+/// to `linked`.
+fn tree(
+    dir: &Path,
+    walked: &mut HashSet<Identity>,
+    linked: &mut Vec<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) -> Result<(), ReadError> {
     let err = |source| ReadError {
         path: dir.display().to_string(),
         source,
     };
-    for entry in std::fs::read_dir(dir).map_err(err)? {
-        let path = entry.map_err(err)?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
+    let mut entries = std::fs::read_dir(dir)
+        .map_err(err)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(err)?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let path = entry.path();
+        // The entry itself: a symbolic link is not followed here.
+        let kind = entry.file_type().map_err(err)?;
+        if kind.is_dir() {
+            if walked.insert(Identity::of(&path)) {
+                tree(&path, walked, linked, out)?;
+            }
+        } else if kind.is_symlink() && path.is_dir() {
+            linked.push(path);
         } else if path.extension().is_some_and(|e| e == "litmus") {
             out.push(path);
         }

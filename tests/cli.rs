@@ -115,6 +115,65 @@ fn a_missing_file_is_an_input_error() {
     assert!(err.contains("cannot read"), "{err}");
 }
 
+/// A directory is walked with each directory once and each file listed
+/// once. Links back up the tree used to be followed without end: `sub/up
+/// -> ..` listed (and ran) SB.litmus 41 times, until the system refused a
+/// path of so many links, and `a -> .` beside `b -> .` never ended. A
+/// link to a directory outside the tree is still followed; a link to a
+/// directory in the tree, or a file named again, adds nothing.
+#[cfg(unix)]
+#[test]
+fn a_directory_walk_lists_each_file_once_through_any_links() {
+    use std::os::unix::fs::symlink;
+    let dir = support::scratch("symlink-loops");
+    let copy = |from: &str, to: &std::path::Path| {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(support::root().join(from), to).unwrap();
+    };
+    let up = dir.join("up");
+    copy("litmus/classic/SB.litmus", &up.join("SB.litmus"));
+    std::fs::create_dir_all(up.join("sub")).unwrap();
+    symlink("..", up.join("sub/up")).unwrap();
+    let here = dir.join("here");
+    copy("litmus/classic/SB.litmus", &here.join("SB.litmus"));
+    symlink(".", here.join("a")).unwrap();
+    symlink(".", here.join("b")).unwrap();
+    let lib = dir.join("lib");
+    copy("litmus/classic/MP.litmus", &lib.join("real/MP.litmus"));
+    symlink("real", lib.join("alias")).unwrap();
+    symlink("../here", lib.join("outside")).unwrap();
+    symlink("../here", lib.join("outside-again")).unwrap();
+    let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
+    let within = std::time::Duration::from_secs(60);
+    let parse = |args: &[&str]| {
+        let all = [&["parse"], args].concat();
+        let r = support::binary_within(None, &all, within)
+            .unwrap_or_else(|| panic!("relaxlab {all:?} did not end within {within:?}"));
+        assert_eq!(r.code, Some(0), "{r:?}");
+        r.out
+    };
+    let (up_s, here_s, lib_s) = (path(&up), path(&here), path(&lib));
+    assert_eq!(parse(&[&up_s]).lines().count(), 1, "{}", parse(&[&up_s]));
+    assert_eq!(parse(&[&here_s]).lines().count(), 1);
+    // A file named again, here and inside a directory named, runs once.
+    let sb = path(&up.join("SB.litmus"));
+    let out = parse(&[&sb, &up_s, &path(&up.join("sub/up/SB.litmus")), &sb]);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    // The real path of a directory wins over a link to it, whatever the
+    // names; a link leading out of the tree is followed once.
+    let files: Vec<String> = parse(&[&lib_s])
+        .lines()
+        .map(|l| l.split(": ").next().unwrap().replace(&lib_s, "lib"))
+        .collect();
+    assert_eq!(files, ["lib/outside/SB.litmus", "lib/real/MP.litmus"]);
+    let r = support::binary_within(None, &["run", &up_s, "--model", "sc"], within).unwrap();
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert_eq!(r.out.matches("SB under sc").count(), 1, "{}", r.out);
+    let r = support::binary_within(None, &["check", &up_s, &sb], within).unwrap();
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.out.contains("1 passed, 0 failed"), "{}", r.out);
+}
+
 #[test]
 fn a_partial_search_exits_3_and_claims_neither_never_nor_always() {
     // SB's outcome exists under TSO, but not within 3 states: a cut search

@@ -126,3 +126,47 @@ pub fn flat(text: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// [`binary_in`] with a time limit: `None` when relaxlab was still
+/// running after `limit` (it is then killed). For inputs that used to make
+/// relaxlab loop or block forever, so that such a test fails instead of
+/// hanging.
+pub fn binary_within(dir: Option<&Path>, args: &[&str], limit: std::time::Duration) -> Option<Ran> {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_relaxlab"))
+        .args(args)
+        .current_dir(dir.map(Path::to_path_buf).unwrap_or_else(root))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the relaxlab binary starts");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("relaxlab can be waited for") {
+            break Some(status);
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let (out, err) = (out.join().unwrap(), err.join().unwrap());
+    status.map(|status| Ran {
+        code: status.code(),
+        out,
+        err,
+    })
+}
