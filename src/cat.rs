@@ -88,7 +88,7 @@ impl CatLoader for FsLoader {
             dirs.iter().map(|d| d.join(wanted)).collect()
         };
         for c in &candidates {
-            if let Ok(text) = std::fs::read_to_string(c).map(crate::files::without_bom) {
+            if let Ok(text) = read_text(c) {
                 let key = key_of(c);
                 self.paths.insert(key.clone(), c.clone());
                 return Ok(Loaded {
@@ -108,17 +108,30 @@ impl CatLoader for FsLoader {
     }
 }
 
+/// The text of a cat file, as [`crate::files::read`] reads a litmus file:
+/// a regular file of at most [`crate::files::MAX_BYTES`], UTF-8, a leading
+/// byte order mark dropped.
+fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = crate::files::read_bytes(path)?;
+    String::from_utf8(bytes)
+        .map(crate::files::without_bom)
+        .map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "stream did not contain valid UTF-8",
+            )
+        })
+}
+
 /// Reads and compiles the model in `path`.
 pub fn load(path: &Path, search: &[PathBuf]) -> Result<CatFile, CatError> {
-    let text = std::fs::read_to_string(path)
-        .map(crate::files::without_bom)
-        .map_err(|e| {
-            CatError::unlocated(
-                "relaxlab::cat::io",
-                format!("cannot read {}: {e}", path.display()),
-                "check that the cat file exists and is readable",
-            )
-        })?;
+    let text = read_text(path).map_err(|e| {
+        CatError::unlocated(
+            "relaxlab::cat::io",
+            format!("cannot read {}: {e}", path.display()),
+            "check that the cat file exists and is readable",
+        )
+    })?;
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

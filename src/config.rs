@@ -229,10 +229,20 @@ impl Config {
     }
 
     fn read(path: &Path) -> Result<Config, Box<ConfigError>> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = crate::files::read_bytes(path)
+            .map_err(std::io::Error::from)
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "stream did not contain valid UTF-8",
+                    )
+                })
+            })
+            .map_err(|source| ConfigError::Io {
+                path: path.to_owned(),
+                source,
+            })?;
         let mut config: Config = toml::from_str(&text).map_err(|e| {
             Box::new(ConfigError::Syntax {
                 path: path.to_owned(),

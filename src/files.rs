@@ -1,6 +1,6 @@
 //! Turning the paths on the command line into litmus files: directories
 //! expand to their `*.litmus` files, `-` is standard input, and a file
-//! must be UTF-8 text.
+//! must be a regular file of at most [`MAX_BYTES`], and UTF-8 text.
 
 use std::collections::{HashSet, VecDeque};
 use std::io::Read;
@@ -82,6 +82,147 @@ pub enum InputError {
         help("a test can be read from standard input once")
     )]
     StdinTwice,
+    #[error("{path} is not a regular file: it is {kind}")]
+    #[diagnostic(code(relaxlab::io::not_a_file))]
+    NotAFile {
+        path: String,
+        kind: &'static str,
+        #[help]
+        help: String,
+    },
+    #[error("{path} holds more than {} MiB", MAX_BYTES >> 20)]
+    #[diagnostic(
+        code(relaxlab::io::too_large),
+        help("relaxlab reads at most {} MiB from a file or from standard input, far more than a litmus test or a cat model takes: is this the input you meant?", MAX_BYTES >> 20)
+    )]
+    TooLarge { path: String },
+}
+
+/// The most bytes relaxlab reads from one file, or from standard input
+/// (256 MiB). The largest test of the library is a few hundred KB, and a
+/// generated one of many megabytes still fits; the bound is there so that
+/// a wrong file or a stream without end is refused rather than read until
+/// memory runs out.
+pub const MAX_BYTES: u64 = 256 << 20;
+
+/// Why a file could not be read, before a diagnostic names it.
+#[derive(Debug)]
+pub enum Unreadable {
+    /// The system's reason.
+    Io(std::io::Error),
+    /// Not a regular file: what it is instead ("a named pipe (FIFO)").
+    NotAFile(&'static str),
+    /// More than [`MAX_BYTES`].
+    TooLarge,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreadable::Io(e) => write!(f, "{e}"),
+            Unreadable::NotAFile(kind) => write!(f, "it is {kind}, not a regular file"),
+            Unreadable::TooLarge => write!(
+                f,
+                "it holds more than {} MiB, the most relaxlab reads from a file",
+                MAX_BYTES >> 20
+            ),
+        }
+    }
+}
+
+impl From<Unreadable> for std::io::Error {
+    fn from(u: Unreadable) -> std::io::Error {
+        match u {
+            Unreadable::Io(e) => e,
+            other => std::io::Error::other(other.to_string()),
+        }
+    }
+}
+
+impl Unreadable {
+    /// The diagnostic for the file `shown`.
+    fn at(self, shown: String) -> InputError {
+        match self {
+            Unreadable::Io(source) => ReadError {
+                path: shown,
+                source,
+            }
+            .into(),
+            Unreadable::NotAFile(kind) => {
+                let help = if kind == DIRECTORY {
+                    "this command reads one file: name a litmus file in the directory".to_string()
+                } else {
+                    format!(
+                        "relaxlab reads regular files, the `*.litmus` files under a directory, and standard input: to read {kind}, name `-` instead and redirect standard input from it (`- < {shown}`)"
+                    )
+                };
+                InputError::NotAFile {
+                    path: shown,
+                    kind,
+                    help,
+                }
+            }
+            Unreadable::TooLarge => InputError::TooLarge { path: shown },
+        }
+    }
+}
+
+/// How a diagnostic names a directory that is not a file.
+const DIRECTORY: &str = "a directory";
+
+/// What a file that is not a regular file is.
+fn kind(file_type: std::fs::FileType) -> &'static str {
+    if file_type.is_dir() {
+        return DIRECTORY;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    "a special file"
+}
+
+/// The bytes of the regular file at `path` (a symbolic link to one is
+/// followed), at most [`MAX_BYTES`] of them. Anything else is refused
+/// before it is opened: opening a named pipe blocks until something writes
+/// to it, and a device such as `/dev/zero` never ends.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Unreadable> {
+    let meta = std::fs::metadata(path).map_err(Unreadable::Io)?;
+    if !meta.is_file() {
+        return Err(Unreadable::NotAFile(kind(meta.file_type())));
+    }
+    if meta.len() > MAX_BYTES {
+        return Err(Unreadable::TooLarge);
+    }
+    let file = std::fs::File::open(path).map_err(Unreadable::Io)?;
+    // The length can be wrong (files of /proc say 0) or grow: the read
+    // itself stops past the bound.
+    read_at_most(file)
+}
+
+/// Everything `reader` gives, unless that is more than [`MAX_BYTES`].
+fn read_at_most(reader: impl Read) -> Result<Vec<u8>, Unreadable> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Unreadable::Io)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(Unreadable::TooLarge);
+    }
+    Ok(bytes)
 }
 
 /// Expands directories into their `*.litmus` files (recursively, sorted by
@@ -196,31 +337,21 @@ fn tree(
     Ok(())
 }
 
-/// Reads one file (`-`: standard input).
+/// Reads one file (`-`: standard input): a regular file, or standard
+/// input, of at most [`MAX_BYTES`].
 pub fn read(path: &Path) -> Result<SourceFile, InputError> {
     let (shown, bytes) = if path.as_os_str() == STDIN {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|source| ReadError {
-                path: STDIN_NAME.to_string(),
-                source,
-            })?;
-        (STDIN_NAME.to_string(), bytes)
+        (
+            STDIN_NAME.to_string(),
+            read_at_most(std::io::stdin().lock()),
+        )
     } else {
-        let shown = path.display().to_string();
-        match std::fs::read(path) {
-            Ok(bytes) => (shown, bytes),
-            Err(source) => {
-                return Err(ReadError {
-                    path: shown,
-                    source,
-                }
-                .into())
-            }
-        }
+        (path.display().to_string(), read_bytes(path))
     };
-    text(shown, bytes)
+    match bytes {
+        Ok(bytes) => text(shown, bytes),
+        Err(e) => Err(e.at(shown)),
+    }
 }
 
 /// The UTF-8 byte order mark some editors write at the start of a file.

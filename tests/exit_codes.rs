@@ -283,6 +283,86 @@ fn odd_inputs_are_input_errors() {
     assert_eq!(r.code, Some(2), "{r:?}");
 }
 
+/// What is not a regular file is refused by name before it is opened:
+/// `/dev/zero` used to be read until memory ran out, and a named pipe
+/// blocked relaxlab forever (opening one waits for a writer). A file of
+/// more than 256 MiB, or as much on standard input, is refused too.
+#[cfg(unix)]
+#[test]
+fn special_files_and_huge_files_are_refused() {
+    let dir = support::scratch("special-files");
+    let within = std::time::Duration::from_secs(60);
+    let refused = |args: &[&str], says: &str| {
+        let r = support::binary_within(None, args, within)
+            .unwrap_or_else(|| panic!("relaxlab {args:?} did not end within {within:?}"));
+        assert_eq!(r.code, Some(2), "{args:?}: {r:?}");
+        assert!(support::flat(&r.err).contains(says), "{args:?}: {}", r.err);
+        // `check` lists the file it cannot check.
+        assert!(
+            r.out.is_empty() || args[0] == "check",
+            "{args:?}: {}",
+            r.out
+        );
+    };
+    refused(
+        &["parse", "/dev/zero"],
+        "/dev/zero is not a regular file: it is a character device",
+    );
+    let fifo = dir.join("fifo.litmus");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let fifo = fifo.to_string_lossy().into_owned();
+    for args in [
+        &["parse"][..],
+        &["run"],
+        &["check"],
+        &["fmt"],
+        &["repair", "--model", "tso"],
+    ] {
+        refused(
+            &[args, &[fifo.as_str()]].concat(),
+            "is not a regular file: it is a named pipe (FIFO)",
+        );
+    }
+    refused(
+        &["parse", &fifo],
+        "name `-` instead and redirect standard input from it (`- <",
+    );
+    // Found in a directory, it is refused when read.
+    refused(
+        &["run", &dir.to_string_lossy()],
+        "it is a named pipe (FIFO)",
+    );
+    refused(
+        &["repair", "litmus/classic", "--model", "tso"],
+        "litmus/classic is not a regular file: it is a directory",
+    );
+    refused(
+        &["run", "litmus/classic/SB.litmus", "--cat", "/dev/zero"],
+        "cannot read /dev/zero: it is a character device, not a regular file",
+    );
+    // A sparse file: its size costs no disk.
+    let big = dir.join("big.litmus");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((256 << 20) + 1)
+        .unwrap();
+    refused(
+        &["parse", &big.to_string_lossy()],
+        "big.litmus holds more than 256 MiB",
+    );
+    let r = shell("parse -", "< /dev/zero");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(
+        r.err.contains("<stdin> holds more than 256 MiB"),
+        "{}",
+        r.err
+    );
+}
+
 /// `serve` refuses numbers that would leave it unable to answer (no worker,
 /// no running slot, no time) or spawn thousands of threads, before it
 /// listens.
