@@ -243,16 +243,19 @@ impl Config {
                 path: path.to_owned(),
                 source,
             })?;
+        // What diagnostics show of the file: the same offsets, without
+        // the control characters a terminal would obey.
+        let shown = relaxlab_grammar::printable(&text).into_owned();
         let mut config: Config = toml::from_str(&text).map_err(|e| {
             Box::new(ConfigError::Syntax {
                 path: path.to_owned(),
                 span: e.span().map(|span| visible(&text, span).into()),
                 message: e.message().to_owned(),
-                src: miette::NamedSource::new(path.display().to_string(), text.clone()),
+                src: miette::NamedSource::new(path.display().to_string(), shown.clone()),
             })
         })?;
         config.dir = path.parent().map(Path::to_path_buf);
-        let src = || miette::NamedSource::new(path.display().to_string(), text.clone());
+        let src = || miette::NamedSource::new(path.display().to_string(), shown.clone());
         if let Some((span, message, help)) = config.invalid() {
             return Err(Box::new(ConfigError::Value {
                 path: path.to_owned(),

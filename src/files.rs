@@ -390,8 +390,11 @@ fn text(path: String, bytes: Vec<u8>) -> Result<SourceFile, InputError> {
                 .chars()
                 .count()
                 + 1;
-            // The lossy text keeps every byte before the bad one in place.
-            let shown = String::from_utf8_lossy(&bytes).into_owned();
+            // The lossy text keeps every byte before the bad one in place,
+            // and so does hiding its control characters (a file of random
+            // bytes holds ESC, NUL and CR, which a terminal would obey).
+            let lossy = String::from_utf8_lossy(&bytes);
+            let shown = relaxlab_grammar::printable(&lossy).into_owned();
             let bad_len = shown[offset..].chars().next().map_or(0, char::len_utf8);
             Err(InputError::NotUtf8(Box::new(NotUtf8 {
                 byte: bytes[offset],

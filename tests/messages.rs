@@ -265,3 +265,97 @@ fn counts_agree_with_their_nouns() {
     );
     assert!(!out.contains(" 1 candidates"), "{out}");
 }
+
+/// The source lines a diagnostic shows hold no control character but tab
+/// and line feed, whatever the input: relaxlab's format, herd7's C and
+/// X86, cat models, `relaxlab.toml`, a file that is not UTF-8. A comment
+/// holding `ESC[2J` used to clear the terminal when its line was shown.
+/// Each hidden character becomes one `?` per byte, so the diagnostic is
+/// the one the file with those `?` written in would get: every label
+/// stays where it was. A string in a message is shown with escapes.
+#[test]
+fn diagnostics_show_no_control_characters_from_the_source() {
+    let dir = support::scratch("control-characters");
+    let shown = |text: &str| -> String {
+        text.chars()
+            .map(|c| match c {
+                '\t' | '\n' => c.to_string(),
+                '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => "???".to_string(),
+                c if c.is_control() => "?".repeat(c.len_utf8()),
+                c => c.to_string(),
+            })
+            .collect()
+    };
+    let clean = |err: &str| {
+        err.chars()
+            .all(|c| c == '\n' || !(c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)))
+    };
+    let dirty = "\u{1b}[2J\u{1b}]0;PWNED\u{7}\u{0}\u{7f}\u{9b}2J\u{202e}";
+    // A file with `dirty` in a comment on a line the diagnostic shows,
+    // then the same file with `?` in its place: the same diagnostic.
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "own.litmus",
+            format!(
+                "test T\ninit {{ x = 0; }}\nthread P0 {{ store(x, 1, rlx); }} // {dirty}\nthread P1 {{ r0 = load(x, rlx) }}\n"
+            ),
+            vec!["parse"],
+        ),
+        (
+            "herd-c.litmus",
+            format!(
+                "C T\n{{ x = 0; }}\nP0 (atomic_int* x) {{ // {dirty}\n  atomic_store(x, 1) }}\nexists (x=1)\n"
+            ),
+            vec!["parse"],
+        ),
+        (
+            "herd-x86.litmus",
+            format!("X86 T\n{{ x = 0; }}\n P0 ; (* {dirty} *)\n FOO [x],$1 ;\nexists (x=1)\n"),
+            vec!["parse"],
+        ),
+        (
+            "model.cat",
+            format!("\"T\"\n(* {dirty} *) acyclic po | undefined as t\n"),
+            vec!["run", "litmus/classic/SB.litmus", "--cat"],
+        ),
+    ];
+    for (name, text, args) in cases {
+        let path = dir.join(name);
+        let path_s = path.to_string_lossy().into_owned();
+        let all = [&args[..], &[path_s.as_str()]].concat();
+        std::fs::write(&path, &text).unwrap();
+        let (code, _, err) = relaxlab(&all);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert!(clean(&err), "{name}: {err:?}");
+        assert!(err.contains("?[2J?]0;PWNED?????2J???"), "{name}: {err}");
+        std::fs::write(&path, shown(&text)).unwrap();
+        let (_, _, plain) = relaxlab(&all);
+        assert_eq!(err, plain, "{name}");
+    }
+    // relaxlab.toml: the line before the error is shown with it.
+    let sb = support::root().join(SB).to_string_lossy().into_owned();
+    let toml = format!("# {dirty}\njobs = 0\n");
+    std::fs::write(dir.join("relaxlab.toml"), &toml).unwrap();
+    let r = binary_in(Some(&dir), &["run", &sb], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(clean(&r.err), "{:?}", r.err);
+    assert!(r.err.contains("# ?[2J?]0;PWNED?????2J???"), "{}", r.err);
+    std::fs::remove_file(dir.join("relaxlab.toml")).unwrap();
+    // Random bytes: not UTF-8, and the source shown around the bad byte
+    // holds NUL, ESC and a carriage return.
+    let junk = dir.join("junk.litmus");
+    std::fs::write(&junk, b"test T\x00\x1b[2J\r\x07 \xff\x1b]0;x\x07\n").unwrap();
+    let (code, _, err) = relaxlab(&["parse", &junk.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not UTF-8"), "{err}");
+    assert!(clean(&err), "{err:?}");
+    // A string in a message.
+    let r = binary_in(
+        None,
+        &["parse", "-"],
+        b"test T\ninit { x = 0; }\nthread P0 { store(x, 1, rlx); }\nexists (x = 1) \"a\x1b[2Jb\"\n",
+    );
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(clean(&r.err), "{:?}", r.err);
+    assert!(r.err.contains("string \"a\\u{1b}[2Jb\""), "{}", r.err);
+}

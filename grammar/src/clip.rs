@@ -8,7 +8,8 @@
 //! (or its first bytes, when none is), the cuts marked `…`. Labels are
 //! moved to the copy; the `file:line:column` in the header still speaks of
 //! the original file. A source without long lines renders exactly as
-//! miette renders it.
+//! miette renders it, once [`printable`] has hidden the characters a
+//! terminal would obey instead of showing.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,19 +39,82 @@ pub fn set_clipping(on: bool) {
     CLIPPING.store(on, Ordering::Relaxed);
 }
 
-/// `diag` with `src` (named `name`) attached, long lines cut.
+/// `diag` with `src` (named `name`) attached, long lines cut and control
+/// characters shown as [`printable`] shows them.
 pub fn report<D>(diag: D, name: impl Into<String>, src: &str) -> Report
 where
     D: Diagnostic + Send + Sync + 'static,
 {
     let name = name.into();
+    let src = printable(src);
     if !CLIPPING.load(Ordering::Relaxed) || !src.lines().any(|l| l.len() > LONG_LINE) {
-        return Report::new(diag).with_source_code(NamedSource::new(name, src.to_string()));
+        return Report::new(diag).with_source_code(NamedSource::new(name, src.into_owned()));
     }
     let mut points = Vec::new();
     label_ends(&diag, &mut points);
-    let source = Arc::new(Clipped::new(name, src, points));
+    let source = Arc::new(Clipped::new(name, &src, points));
     Report::new(Moved::new(&diag, &source, true))
+}
+
+/// What a diagnostic shows for each byte of a character it does not print.
+const HIDDEN: char = '?';
+
+/// `src` as a diagnostic may show it on a terminal: every control
+/// character but tab and line feed (ESC, BEL, NUL, DEL, the C1 controls,
+/// a carriage return that does not end a line before its line feed) and
+/// every Unicode bidirectional override or isolate (U+202A to U+202E,
+/// U+2066 to U+2069) becomes one [`HIDDEN`] per byte it takes. miette
+/// prints the source lines a diagnostic points into as they are, so an
+/// escape sequence in a comment would reach the terminal (and clear it, or
+/// retitle its window), and a bidirectional override would reorder the
+/// line shown; replaced byte for byte, the text keeps every offset, and
+/// every span still points at the same place.
+pub fn printable(src: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |i: usize, c: char| match c {
+        '\r' => src.as_bytes().get(i + 1) != Some(&b'\n'),
+        c => unprintable(c),
+    };
+    if !src.char_indices().any(|(i, c)| hidden(i, c)) {
+        return std::borrow::Cow::Borrowed(src);
+    }
+    let mut out = String::with_capacity(src.len());
+    for (i, c) in src.char_indices() {
+        if hidden(i, c) {
+            out.extend(std::iter::repeat_n(HIDDEN, c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The characters [`printable`] hides, a carriage return before a line
+/// feed aside: control characters other than tab and line feed, and the
+/// bidirectional overrides and isolates.
+fn unprintable(c: char) -> bool {
+    match c {
+        '\t' | '\n' => false,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
+        c => c.is_control(),
+    }
+}
+
+/// `text` from the source, for a diagnostic's message (a string literal,
+/// a file name): each character [`printable`] hides is written as its
+/// escape (`\u{1b}`), as `unexpected character` names one.
+pub(crate) fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(unprintable) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unprintable(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The start and end of every label of `d` and of its related diagnostics.

@@ -315,7 +315,7 @@ impl std::fmt::Display for Token<'_> {
             Token::Ident(s) => return write!(f, "name `{s}`"),
             Token::Int(Some(v)) => return write!(f, "integer `{v}`"),
             Token::Int(None) => return write!(f, "integer"),
-            Token::Str(s) => return write!(f, "string \"{s}\""),
+            Token::Str(s) => return write!(f, "string \"{}\"", crate::clip::escaped(s)),
             Token::TestName(s) => return write!(f, "test name `{s}`"),
             Token::LParen => "(",
             Token::RParen => ")",

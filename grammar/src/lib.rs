@@ -51,7 +51,7 @@ mod parser {
     lalrpop_util::lalrpop_mod!(pub(crate) grammar, "/parser.rs");
 }
 
-pub use clip::{report, set_clipping};
+pub use clip::{printable, report, set_clipping};
 pub use diag::{Error, Errors, LexError, LowerError, ModelError, SyntaxError};
 pub use nesting::MAX_NESTING;
 use relaxlab_semantics::ir::{ModelKey, Program, Span, Subject, Verdict};

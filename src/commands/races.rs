@@ -176,7 +176,10 @@ fn diagnostic(
         first_thread: program.thread(a.thread).name.clone(),
         second_text: ib.text.clone(),
         second_thread: program.thread(b.thread).name.clone(),
-        src: NamedSource::new(&file.path, file.text.clone()),
+        src: NamedSource::new(
+            &file.path,
+            relaxlab_grammar::printable(&file.text).into_owned(),
+        ),
         first: span(ia.span),
         second: span(ib.span),
     }

@@ -90,14 +90,17 @@ impl Diagnostic for WithSource<'_> {
     }
 }
 
-/// Does `code` hold exactly `source`?
+/// Does `code` hold exactly `source`, as diagnostics show it (control
+/// characters hidden byte for byte by `relaxlab_grammar::printable`, so
+/// that the offsets are the source's)?
 fn speaks_of(code: Option<&dyn SourceCode>, source: &str) -> bool {
     let Some(code) = code else {
         return false;
     };
     let whole = SourceSpan::from(0..source.len());
+    let shown = relaxlab_grammar::printable(source);
     code.read_span(&whole, 0, 0)
-        .map(|c| c.data() == source.as_bytes())
+        .map(|c| c.data() == shown.as_bytes())
         .unwrap_or(false)
 }
 

@@ -64,7 +64,7 @@ impl CatError {
             label: fail.label,
             help: fail.help,
             source: Some(Box::new((
-                NamedSource::new(name, text.to_string()),
+                NamedSource::new(name, crate::printable(text).into_owned()),
                 SourceSpan::new(start.into(), end - start),
             ))),
             severity: Severity::Error,

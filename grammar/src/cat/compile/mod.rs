@@ -699,7 +699,10 @@ impl Compiler<'_> {
             Fail::new(
                 "relaxlab::cat::include_missing",
                 span,
-                format!("cannot find included file \"{file}\""),
+                format!(
+                    "cannot find included file \"{}\"",
+                    crate::clip::escaped(file)
+                ),
                 "not found",
                 format!(
                     "{searched}add a directory with --cat-path DIR or the RELAXLAB_CAT_PATH variable"
