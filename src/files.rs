@@ -1,6 +1,7 @@
 //! Turning the paths on the command line into litmus files: directories
 //! expand to their `*.litmus` files, `-` is standard input, and a file
-//! must be a regular file of at most [`MAX_BYTES`], and UTF-8 text.
+//! must be a regular file of at most [`MAX_BYTES`], and UTF-8 text whose
+//! lines end in a line feed.
 
 use std::collections::{HashSet, VecDeque};
 use std::io::Read;
@@ -61,6 +62,33 @@ pub struct NotUtf8 {
     pub at: SourceSpan,
 }
 
+/// A file whose lines end in a carriage return alone (classic Mac OS), and
+/// where the first such line ends. The lexers end a line, and so a `//`
+/// comment, at a line feed only: read as it is, such a file is one line,
+/// and its first comment runs to its end.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{path} ends its lines with a carriage return alone (classic Mac OS line endings)")]
+#[diagnostic(
+    code(relaxlab::encoding::cr_line_ends),
+    help("relaxlab ends a line at a line feed (LF, or CR LF): with CR alone, a `//` comment runs on to the end of the file. Convert the line endings, for example with `tr '\\r' '\\n' < OLD > NEW`")
+)]
+pub struct CrLineEnds {
+    pub path: String,
+    /// The text with each carriage return that ends a line shown as a
+    /// line feed, as the file's author sees it.
+    #[source_code]
+    pub src: NamedSource<String>,
+    #[label("a carriage return (CR) without a line feed after it")]
+    pub at: SourceSpan,
+}
+
+/// The offset of the first carriage return not followed by a line feed.
+fn lone_carriage_return(text: &str) -> Option<usize> {
+    text.match_indices('\r')
+        .map(|(i, _)| i)
+        .find(|&i| text.as_bytes().get(i + 1) != Some(&b'\n'))
+}
+
 /// Why a path on the command line gives no test to read.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum InputError {
@@ -70,6 +98,9 @@ pub enum InputError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     NotUtf8(Box<NotUtf8>),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    CrLineEnds(Box<CrLineEnds>),
     #[error("no litmus files in {0}")]
     #[diagnostic(
         code(relaxlab::no_files),
@@ -372,10 +403,29 @@ pub fn without_bom(mut text: String) -> String {
 /// stops being UTF-8.
 fn text(path: String, bytes: Vec<u8>) -> Result<SourceFile, InputError> {
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(SourceFile {
-            path,
-            text: without_bom(text),
-        }),
+        Ok(text) => {
+            let text = without_bom(text);
+            match lone_carriage_return(&text) {
+                None => Ok(SourceFile { path, text }),
+                Some(at) => {
+                    // Shown with its lines as their author sees them, and
+                    // the same offsets.
+                    let lines: String = text
+                        .char_indices()
+                        .map(|(i, c)| match c {
+                            '\r' if text.as_bytes().get(i + 1) != Some(&b'\n') => '\n',
+                            c => c,
+                        })
+                        .collect();
+                    let shown = relaxlab_grammar::printable(&lines).into_owned();
+                    Err(InputError::CrLineEnds(Box::new(CrLineEnds {
+                        src: NamedSource::new(&path, shown),
+                        at: (at, 1).into(),
+                        path,
+                    })))
+                }
+            }
+        }
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();

@@ -359,3 +359,60 @@ fn diagnostics_show_no_control_characters_from_the_source() {
     assert!(clean(&r.err), "{:?}", r.err);
     assert!(r.err.contains("string \"a\\u{1b}[2Jb\""), "{}", r.err);
 }
+
+/// A file whose lines end in a carriage return alone (classic Mac OS) is
+/// refused at its first such line, with the help line saying so: its
+/// first `//` comment ran to the end of the file, and relaxlab said `the
+/// file holds no test, only comments`. CR LF still reads.
+#[test]
+fn lines_ending_in_a_carriage_return_alone_are_refused_and_named() {
+    let dir = support::scratch("cr-line-ends");
+    let relaxlab_sb = std::fs::read_to_string(support::root().join(SB)).unwrap();
+    let herd_sb = std::fs::read_to_string(support::root().join("litmus/herd/c/SB.litmus")).unwrap();
+    for (name, lf) in [
+        ("own.litmus", format!("// SB\n{relaxlab_sb}")),
+        ("herd.litmus", herd_sb.replace("\n{", "\n// SB\n{")),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, lf.replace('\n', "\r")).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        for cmd in ["parse", "run", "check", "fmt"] {
+            let (code, out, err) = relaxlab(&[cmd, &path]);
+            assert_eq!(code, 2, "{cmd} {name}: {out}{err}");
+            let flat = support::flat(&err);
+            assert!(
+                flat.contains(
+                    "ends its lines with a carriage return alone (classic Mac OS line endings)"
+                ),
+                "{cmd} {name}: {err}"
+            );
+            assert!(!flat.contains("holds no test"), "{cmd} {name}: {err}");
+        }
+        let (_, _, err) = relaxlab(&["parse", &path]);
+        let first = lf.lines().next().unwrap().chars().count();
+        assert!(
+            err.contains(&format!("{name}:1:{}]", first + 1)),
+            "the label is not at the end of line 1: {err}"
+        );
+        assert!(
+            err.contains(" 2 │ "),
+            "the lines are not shown apart: {err}"
+        );
+        assert!(
+            support::flat(&err).contains("tr '\\r' '\\n' < OLD > NEW"),
+            "{err}"
+        );
+        let crlf = lf.replace('\n', "\r\n");
+        std::fs::write(dir.join(name), &crlf).unwrap();
+        let (code, _, err) = relaxlab(&["parse", &path]);
+        assert_eq!(code, 0, "{name} with CR LF: {err}");
+        let r = binary_in(None, &["parse", "-"], lf.replace('\n', "\r").as_bytes());
+        assert_eq!(r.code, Some(2), "{r:?}");
+        assert!(
+            r.err
+                .contains("<stdin> ends its lines with a carriage return alone"),
+            "{}",
+            r.err
+        );
+    }
+}
