@@ -2,7 +2,8 @@
 //! them (`relaxlab_semantics::budget`): Ctrl-C ([`crate::interrupt`]),
 //! `--timeout` (a deadline set when each exploration starts) and
 //! `--max-memory` (a ceiling on the process's resident memory, measured
-//! here: the semantics crate does no I/O).
+//! here: the semantics crate does no I/O; by default four fifths of the
+//! machine's memory).
 
 use relaxlab_semantics::budget::{Budget, MemoryCeiling};
 
@@ -16,12 +17,94 @@ pub fn budget(args: &EngineArgs) -> Budget {
     Budget {
         interrupt: crate::interrupt::flag(),
         deadline: None,
-        memory: args.max_memory.map(|bytes| MemoryCeiling {
-            bytes,
-            baseline: 0,
-            probe: resident_bytes,
-        }),
+        memory: args
+            .max_memory
+            .or_else(default_max_memory)
+            .map(|bytes| MemoryCeiling {
+                bytes,
+                baseline: 0,
+                probe: resident_bytes_recent,
+            }),
     }
+}
+
+/// [`resident_bytes`], read at most once every [`PROBE_EVERY`]: searches
+/// poll their budget thousands of times a second (a sampled run every 256
+/// moves), and reading `/proc` costs tens of microseconds.
+pub fn resident_bytes_recent() -> Option<u64> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::OnceLock;
+    use std::time::Instant;
+    static START: OnceLock<Instant> = OnceLock::new();
+    /// The last reading (`u64::MAX`: none) and when it was taken, in
+    /// microseconds since `START`.
+    static LAST: AtomicU64 = AtomicU64::new(u64::MAX);
+    static AT: AtomicU64 = AtomicU64::new(0);
+    let now = START.get_or_init(Instant::now).elapsed().as_micros() as u64;
+    let last = LAST.load(Ordering::Relaxed);
+    if last != u64::MAX && now.saturating_sub(AT.load(Ordering::Relaxed)) < PROBE_EVERY {
+        return Some(last);
+    }
+    let read = resident_bytes()?;
+    LAST.store(read, Ordering::Relaxed);
+    AT.store(now, Ordering::Relaxed);
+    Some(read)
+}
+
+/// How long a reading of the resident memory stands, in microseconds.
+const PROBE_EVERY: u64 = 10_000;
+
+/// The ceiling when `--max-memory` is not given: four fifths of the memory
+/// this process may use (the machine's, or its control group's limit if
+/// lower), so that a search too large for the machine stops with what it
+/// found, marked partial, instead of being killed by the system with
+/// nothing printed. `None` where the system does not tell.
+pub fn default_max_memory() -> Option<u64> {
+    let total = physical_bytes()?;
+    let limit = cgroup_limit_bytes().map_or(total, |c| c.min(total));
+    Some(limit / 5 * 4)
+}
+
+/// `MemTotal` of `/proc/meminfo`.
+fn physical_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The memory limit of this process's control group, if it has one:
+/// cgroup v2's `memory.max`, or v1's `memory.limit_in_bytes` (whose "no
+/// limit" is a huge number, which the caller's minimum drops).
+fn cgroup_limit_bytes() -> Option<u64> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let read =
+        |file: String| -> Option<u64> { std::fs::read_to_string(file).ok()?.trim().parse().ok() };
+    let v1 = own.lines().find_map(|l| {
+        let (_, rest) = l.split_once(':')?;
+        let (controllers, path) = rest.split_once(':')?;
+        controllers
+            .split(',')
+            .any(|c| c == "memory")
+            .then_some(path)
+    });
+    if let Some(path) = v1 {
+        let dir = format!("/sys/fs/cgroup/memory{}", path.trim_end_matches('/'));
+        if let Some(limit) = read(format!("{dir}/memory.limit_in_bytes")) {
+            return Some(limit);
+        }
+    }
+    let v2 = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+    read(format!(
+        "/sys/fs/cgroup{}/memory.max",
+        v2.trim_end_matches('/')
+    ))
 }
 
 /// The resident memory of this process (`VmRSS` of `/proc/self/status`),
@@ -42,6 +125,15 @@ pub fn resident_bytes() -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_default_ceiling_is_below_the_machine() {
+        if cfg!(target_os = "linux") {
+            let ceiling = super::default_max_memory().unwrap();
+            let total = super::physical_bytes().unwrap();
+            assert!(ceiling > 0 && ceiling < total);
+        }
+    }
+
     #[test]
     fn resident_memory_is_measured_on_linux() {
         if cfg!(target_os = "linux") {

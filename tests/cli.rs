@@ -490,3 +490,58 @@ fn bench_measures_a_test_read_from_standard_input() {
     assert!(rows[0].contains(" tso    1 none         58 "), "{}", r.out);
     assert!(rows[1].contains(" tso    1  por         23 "), "{}", r.out);
 }
+
+#[test]
+fn compare_reports_a_failure_only_one_side_has() {
+    // A failure whose whole executions an `assume` discards: operational
+    // only, and labelled a known difference because the twin finds it once
+    // the `assume`s are dropped.
+    let file = "litmus/classic/assert-discarded.litmus";
+    let (code, out, _) = relaxlab(&["compare", file, "--models", "sc,c11r"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("  known difference: sc has an execution that fails (assertion failed at P0 line 7: assert(r0 != 1)), ax.sc has none\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("known difference: c11r has an execution that fails"),
+        "{out}"
+    );
+    assert!(
+        out.contains("      witness:\n      P1: store(x, 1, rlx)"),
+        "{out}"
+    );
+    let (_, json, _) = relaxlab(&["compare", file, "--models", "sc", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let d = &v[0]["disagreements"][0];
+    assert_eq!(d["label"], "known difference", "{json}");
+    assert_eq!(d["only"], "operational", "{json}");
+    assert_eq!(d["values"], serde_json::json!([]), "{json}");
+    assert!(d["failure"]
+        .as_str()
+        .unwrap()
+        .starts_with("assertion failed at P0 line 7"));
+    // The same with a cat model in the twin's place.
+    let (code, out, _) = relaxlab(&["compare", file, "--models", "sc", "--cat", "cat/sc.cat"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("known difference: sc has an execution that fails (assertion failed at P0 line 7: assert(r0 != 1)), cat:sc has none"),
+        "{out}"
+    );
+    // A failure only the other side has, which nothing explains: SB seen
+    // through an assertion fails under TSO, never under SC.
+    let sb = "tests/inputs/sb-assert.litmus";
+    let (code, out, _) = relaxlab(&["compare", sb, "--models", "sc", "--cat", "cat/tso.cat"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  differs: cat:tso has an execution that fails (assertion failed at P1 line 4: assert(r2 != 1)), sc has none\n"),
+        "{out}"
+    );
+    // Twins that agree on the failure report nothing.
+    let (code, out, _) = relaxlab(&["compare", sb, "--models", "sc,tso"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("no disagreement between the models and their twins"),
+        "{out}"
+    );
+}

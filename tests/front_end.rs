@@ -436,4 +436,50 @@ fn a_timeout_stops_a_long_sampled_run() {
         out.contains("no execution ended within the bounds") && out.contains("--timeout"),
         "{out}"
     );
+    // The header counts the runs done, not the two asked for.
+    assert!(out.contains("(0 sampled runs, seed 0)"), "{out}");
+}
+
+/// Sampling stopped by `--timeout` says how many runs it made, in the
+/// header as in the verdict and in every format; it used to print the
+/// number asked for (`100000000 sampled runs ... not observed in 262144
+/// runs`).
+#[test]
+fn sampling_cut_short_counts_the_runs_done() {
+    let dir = scratch("sample-count");
+    let args = |format: &'static str| {
+        [
+            "run",
+            "MP.litmus",
+            "--model",
+            "tso",
+            "--sample",
+            "100000000",
+            "--timeout",
+            "0.3",
+            "--format",
+            format,
+        ]
+    };
+    let mp = std::fs::read(support::root().join("litmus/classic/MP.litmus")).unwrap();
+    std::fs::write(dir.join("MP.litmus"), mp).unwrap();
+    let (code, out, err) = binary(&dir, &args("table"));
+    assert_eq!(code, Some(3), "{err}");
+    let header = out.lines().next().unwrap_or_default();
+    let runs: u64 = header
+        .split_once('(')
+        .and_then(|(_, r)| r.split(" sampled runs").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{header}"));
+    assert!(runs < 100_000_000, "{header}");
+    assert!(
+        header.contains(&format!("not observed in {runs} runs")),
+        "{header}"
+    );
+    let (_, json, _) = binary(&dir, &args("json"));
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let run = if v.is_array() { &v[0] } else { &v };
+    assert_eq!(run["runs"], run["stats"]["states"], "{json}");
+    let (_, herd, _) = binary(&dir, &args("herd"));
+    assert!(!herd.contains("100000000 sampled runs"), "{herd}");
 }

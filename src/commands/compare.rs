@@ -20,6 +20,15 @@
 //! resolve a race differently. Any other disagreement outside these
 //! relations is flagged UNEXPECTED (exit code 1).
 //!
+//! Failures are compared too (failed `assert`s, divisions by zero, bad
+//! `join` handles): one side's failure the other lacks is a disagreement,
+//! except where the two engines read failures differently, which is
+//! checked, not assumed: the operational engine ends an execution where
+//! it fails, the axiomatic one builds whole executions, so a failure
+//! whose every whole execution an `assume` discards is only operational
+//! (`known difference` when the twin finds it once the `assume`s and the
+//! `filter` are dropped).
+//!
 //! A column cut short by a bound says so under the table (`PARTIAL:
 //! MODEL: ...`, exit code 3), and an outcome it lacks is undecided, not a
 //! disagreement; after Ctrl-C the test is printed with the columns that
@@ -42,6 +51,11 @@ use std::collections::BTreeMap;
 /// Why racy outcomes may differ (MODELS.md 3 and 4.2).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
     the operational model reads the newest value at a race (MODELS.md 3), the axiomatic one a visible side effect (4.2)";
+
+/// Why failures of a racy program may differ.
+const RACY_FAILURE_WHY: &str = "the program has a data race, so C11 gives it no meaning; \
+    the operational model reads the newest value at a race (MODELS.md 3), the axiomatic one a visible side effect (4.2), \
+    and a failure that depends on the value read may be found by one only";
 
 /// Must the twins agree exactly (else: operational ⊆ axiomatic)?
 fn must_be_equal(m: OpModel) -> bool {
@@ -216,6 +230,52 @@ fn render(
                 .disagreements
                 .push(disagreement(label, m, Only::Axiomatic, r, &out[start..]));
         }
+    }
+    for &m in models {
+        let ax_name = ModelKey::Ax(twin(m)).to_string();
+        let (Some(op), Some(ax)) = (columns.table(m.name()), columns.table(&ax_name)) else {
+            continue;
+        };
+        let key = ModelKey::Op(m);
+        let ran = engine::program_for(program, key, settings);
+        let ax_key = ModelKey::Ax(twin(m));
+        let ax_ran = engine::program_for(program, ax_key, settings);
+        // The twin on the program without its discards, run once if needed.
+        let mut undiscarded: Option<Option<(OutcomeTable, Program)>> = None;
+        let racy = !op.races.is_empty() || !ax.races.is_empty();
+        any |= comparison::failure_disagreements(
+            &mut out,
+            report,
+            (m.name(), op, &ran),
+            (&ax_name, ax, &ax_ran),
+            key,
+            |only, what| match only {
+                _ if racy => (RACY, RACY_FAILURE_WHY.to_string()),
+                Only::Operational => {
+                    let twin_run = undiscarded.get_or_insert_with(|| {
+                        if !comparison::has_discards(program) {
+                            return None;
+                        }
+                        let plain = comparison::without_discards(program);
+                        let table = engine::run(&plain, ax_key, settings).ok()?;
+                        Some((table, engine::program_for(&plain, ax_key, settings)))
+                    });
+                    let explained = twin_run.as_ref().is_some_and(|(t, ran)| {
+                        comparison::comparable_failures(t, ran).contains_key(what)
+                    });
+                    if explained {
+                        (
+                            "known difference",
+                            comparison::FAILURE_DISCARDED_WHY.to_string(),
+                        )
+                    } else {
+                        ("UNEXPECTED", String::new())
+                    }
+                }
+                Only::Axiomatic if must_be_equal(m) => ("UNEXPECTED", String::new()),
+                Only::Axiomatic => ("known difference", explain_pso_difference(&ran).to_string()),
+            },
+        );
     }
     if !any {
         out.push_str(&comparison::no_disagreement(

@@ -226,6 +226,54 @@ fn render(
             }
         }
     }
+    for &m in models {
+        let Some(op) = columns.table(m.name()) else {
+            continue;
+        };
+        let key = ModelKey::Op(m);
+        let ran = engine::program_for(program, key, settings);
+        for cat in cats {
+            let name = cat_column(cat);
+            let Some(ct) = columns.table(&name) else {
+                continue;
+            };
+            let racy = !op.races.is_empty() || !ct.races.is_empty();
+            let cat_ran = crate::cat::program_for(program, &cat.model, settings);
+            let mut undiscarded: Option<Option<(OutcomeTable, Program)>> = None;
+            any |= comparison::failure_disagreements(
+                &mut out,
+                report,
+                (m.name(), op, &ran),
+                (&name, ct, &cat_ran),
+                key,
+                |only, what| match only {
+                    _ if racy => (RACY, String::new()),
+                    Only::Operational => {
+                        let cat_run = undiscarded.get_or_insert_with(|| {
+                            if !comparison::has_discards(program) {
+                                return None;
+                            }
+                            let plain = comparison::without_discards(program);
+                            let table = crate::cat::run(&plain, &cat.model, settings).ok()?;
+                            Some((table, crate::cat::program_for(&plain, &cat.model, settings)))
+                        });
+                        let explained = cat_run.as_ref().is_some_and(|(t, ran)| {
+                            comparison::comparable_failures(t, ran).contains_key(what)
+                        });
+                        if explained {
+                            (
+                                "known difference",
+                                comparison::FAILURE_DISCARDED_WHY.to_string(),
+                            )
+                        } else {
+                            (DIFFERS, String::new())
+                        }
+                    }
+                    Only::Axiomatic => (DIFFERS, String::new()),
+                },
+            );
+        }
+    }
     if !any {
         out.push_str(&comparison::no_disagreement(
             columns,

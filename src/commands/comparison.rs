@@ -16,20 +16,24 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::axiomatic::{self, to_dot_showing, ExecutionEnd, Judge};
-use relaxlab_semantics::ir::{Program, Value};
-use relaxlab_semantics::outcome::{satisfies, BoundHit, OutcomeTable};
+use relaxlab_semantics::ir::{Instr, InstrId, Program, Value};
+use relaxlab_semantics::outcome::{satisfies, BoundHit, FailureKind, OutcomeTable, Trace};
 
 use super::common;
 use crate::cli::{CompareArgs, ReportFormat};
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::files::SourceFile;
-use crate::render::table::{bound_kind, describe_bound};
+use crate::render::table::{bound_kind, describe_bound, describe_failure};
 use crate::render::{dot, json};
 use crate::{interrupt, Io};
 
 /// The label of a disagreement on an outcome only racy executions reach.
 pub(super) const RACY: &str = "racy (undefined behaviour)";
+
+/// The line under a test whose columns all finished before Ctrl-C, which
+/// then cut the search for evidence short.
+const EVIDENCE_INTERRUPTED: &str = "  interrupted (Ctrl-C) after every column finished: the table is complete, the evidence of a disagreement may be missing";
 
 /// Why a column after a Ctrl-C has no result.
 const NOT_RUN_INTERRUPTED: &str = "interrupted (Ctrl-C) before it started";
@@ -264,9 +268,142 @@ pub(super) fn disagreement(
         twin: twin.to_string(),
         only: only.name(),
         values: values.to_vec(),
+        failure: None,
         evidence: text.lines().skip(2).map(|l| l.trim().to_string()).collect(),
     }
 }
+
+/// The failures of a column that both engines can report, by their
+/// description in the program the column ran (`ran`: instruction numbers
+/// differ between compiled programs, lines and text do not): failed
+/// `assert`s, divisions by zero and bad `join` handles, with the witness
+/// where there is one. A deadlock and a local spin are the operational
+/// engine's own notions (the axiomatic engine builds whole executions, in
+/// which neither can occur), so they are not compared.
+pub(super) fn comparable_failures<'t>(
+    t: &'t OutcomeTable,
+    ran: &Program,
+) -> BTreeMap<String, Option<&'t Trace>> {
+    t.failures
+        .iter()
+        .filter(|f| {
+            !matches!(
+                f.kind,
+                FailureKind::Deadlock | FailureKind::Divergence { .. }
+            )
+        })
+        .map(|f| (describe_failure(ran, &f.kind), f.witness.as_ref()))
+        .collect()
+}
+
+/// How a failure only one side reports is labelled, and the line that
+/// explains it (empty for none).
+pub(super) type FailureVerdict = (&'static str, String);
+
+/// One column of a pair, for [`failure_disagreements`]: its name, its
+/// result and the program it ran.
+pub(super) type Side<'a> = (&'a str, &'a OutcomeTable, &'a Program);
+
+/// Every failure one column of the pair `(op, other)` reports and the
+/// other does not, appended to `out` and `report`; the operational
+/// column's witness is printed as a trace of `key`. `judge` labels each
+/// difference (its side, its description). A failure that a column cut
+/// short lacks is undecided. Returns whether there was any.
+pub(super) fn failure_disagreements(
+    out: &mut String,
+    report: &mut json::Comparison,
+    op: Side<'_>,
+    other: Side<'_>,
+    key: relaxlab_semantics::ir::ModelKey,
+    mut judge: impl FnMut(Only, &str) -> FailureVerdict,
+) -> bool {
+    let ((model, op_table, op_ran), (twin, ax_table, ax_ran)) = (op, other);
+    let fo = comparable_failures(op_table, op_ran);
+    let fa = comparable_failures(ax_table, ax_ran);
+    let mut any = false;
+    let sides = [
+        (Only::Operational, &fo, &fa, ax_table.complete()),
+        (Only::Axiomatic, &fa, &fo, op_table.complete()),
+    ];
+    for (only, has, lacks, lacker_complete) in sides {
+        for (what, witness) in has.iter().filter(|(k, _)| !lacks.contains_key(*k)) {
+            any = true;
+            let start = out.len();
+            let (label, why) = if lacker_complete {
+                judge(only, what)
+            } else {
+                (UNDECIDED, String::new())
+            };
+            let (has_it, lacks_it) = match only {
+                Only::Operational => (model, twin),
+                Only::Axiomatic => (twin, model),
+            };
+            out.push_str(&if lacker_complete {
+                format!("\n  {label}: {has_it} has an execution that fails ({what}), {lacks_it} has none\n")
+            } else {
+                format!(
+                    "\n  {label}: {has_it} has an execution that fails ({what}); {lacks_it} did not find one before it was cut short\n"
+                )
+            });
+            if !why.is_empty() {
+                out.push_str(&format!("      {why}\n"));
+            }
+            if let (Only::Operational, Some(w)) = (only, witness) {
+                out.push_str("      witness:\n");
+                for line in crate::render::trace::lines(op_ran, key, w) {
+                    out.push_str(&format!("      {line}\n"));
+                }
+            }
+            report.disagreements.push(json::Disagreement {
+                label,
+                model: model.to_string(),
+                twin: twin.to_string(),
+                only: only.name(),
+                values: Vec::new(),
+                failure: Some(what.clone()),
+                evidence: out[start..]
+                    .lines()
+                    .skip(2)
+                    .map(|l| l.trim().to_string())
+                    .collect(),
+            });
+        }
+    }
+    any
+}
+
+/// `program` without its discards: every `assume` made a step that does
+/// nothing, and no `filter`. A failure the axiomatic engine finds only
+/// here is one whose every whole execution an `assume` or the `filter`
+/// discards.
+pub(super) fn without_discards(program: &Program) -> Program {
+    let mut p = program.clone();
+    p.filter = None;
+    for t in &mut p.threads {
+        for (i, ins) in t.code.iter_mut().enumerate() {
+            if matches!(ins.instr, Instr::Assume { .. }) {
+                ins.instr = Instr::Jump {
+                    target: InstrId::new(i + 1),
+                };
+            }
+        }
+    }
+    p
+}
+
+/// Does `program` have an `assume` or a `filter`?
+pub(super) fn has_discards(program: &Program) -> bool {
+    program.filter.is_some()
+        || program.threads.iter().any(|t| {
+            t.code
+                .iter()
+                .any(|i| matches!(i.instr, Instr::Assume { .. }))
+        })
+}
+
+/// Why a failure only the operational engine finds may be missing from
+/// the axiomatic side: the two read a failure differently.
+pub(super) const FAILURE_DISCARDED_WHY: &str = "the operational engine ends an execution where it fails (MODELS.md 1); the axiomatic engine builds whole executions, in which the other threads run to their ends, and here an `assume` or the `filter` discards every one that fails this way (the twin finds the failure when they are dropped)";
 
 /// An outcome `only` has and the other model of the pair, cut short,
 /// lacks: no disagreement can be concluded. Appends the text to `out` and
@@ -335,7 +472,14 @@ pub(super) fn compare_each(
         if interrupt::requested() {
             break;
         }
-        let compared = compare_one(&file, &program, &mut dots);
+        let mut compared = compare_one(&file, &program, &mut dots);
+        // Ctrl-C after every column finished, while the evidence was being
+        // gathered: the table is whole, the evidence may not be.
+        if interrupt::requested() && !compared.report.interrupted {
+            compared.report.interrupted = true;
+            compared.text.push_str(EVIDENCE_INTERRUPTED);
+            compared.text.push('\n');
+        }
         exit = exit.max(compared.exit);
         let interrupted = compared.report.interrupted;
         if json_format {

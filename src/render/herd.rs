@@ -109,7 +109,7 @@ pub fn render_with(
     model: Option<&str>,
 ) -> String {
     let sampled = match mode {
-        Mode::Sampled { runs, seed, .. } => Some((runs, seed)),
+        Mode::Sampled { seed, .. } => Some((mode.runs(table).unwrap_or_default(), seed)),
         _ => None,
     };
     let (quantifier, prop) = match &program.condition {

@@ -8,7 +8,7 @@
 //! { "file": string, "test": string, "model": string,          // "tso", "ax.rc11"
 //!   "mode": "exhaustive" | "sampled" | "axiomatic",
 //!   "reduction": "por" | "none" | null,                        // exhaustive only
-//!   "seed": number | null, "runs": number | null,               // sampled runs only
+//!   "seed": number | null, "runs": number | null,               // sampled only: the runs made
 //!   "columns": [string],                                        // "P0:r0", "x"
 //!   "condition": string | null,                                 // as written
 //!   "verdict": "never" | "sometimes" | "always"                 // exhaustive, axiomatic
@@ -188,7 +188,7 @@ pub fn run_with(
     };
     let (mode_name, seed, runs) = match mode {
         Mode::Exhaustive | Mode::Reduced => ("exhaustive", None, None),
-        Mode::Sampled { runs, seed, .. } => ("sampled", Some(seed), Some(runs)),
+        Mode::Sampled { seed, .. } => ("sampled", Some(seed), mode.runs(table)),
         Mode::Axiomatic => ("axiomatic", None, None),
     };
     Run {
@@ -334,7 +334,11 @@ pub struct Disagreement {
     /// `operational` (only the operational model reaches it) or
     /// `axiomatic` (only the axiomatic one allows it).
     pub only: &'static str,
+    /// The outcome the two sides disagree on; empty for a failure.
     pub values: Vec<i64>,
+    /// The failure one side reports and the other does not (`assertion
+    /// failed at P0 line 3: ...`); `null` for an outcome.
+    pub failure: Option<String>,
     /// The evidence, as the text output prints it.
     pub evidence: Vec<String>,
 }

@@ -52,6 +52,17 @@ impl Mode {
     /// was seen (runs, states, candidates), for sampling and for a search
     /// a bound cut short, which claim only what they saw. Every output
     /// format words its verdict from this.
+    /// The runs a sampled result is made of: those asked for, or, when a
+    /// bound (`--timeout`, `--max-memory`, Ctrl-C) stopped the sampling,
+    /// those done. `None` unless sampled.
+    pub fn runs(self, table: &OutcomeTable) -> Option<u64> {
+        match self {
+            Mode::Sampled { runs, .. } if table.complete() => Some(runs),
+            Mode::Sampled { .. } => Some(table.stats.states),
+            _ => None,
+        }
+    }
+
     pub fn seen_only(self, table: &OutcomeTable) -> Option<&'static str> {
         match self {
             Mode::Sampled { .. } => Some("run"),
@@ -111,7 +122,8 @@ pub fn render_with(
     let mut out = String::new();
     let how = match mode {
         Mode::Exhaustive | Mode::Reduced => "exhaustive".to_string(),
-        Mode::Sampled { runs, seed, .. } => {
+        Mode::Sampled { seed, .. } => {
+            let runs = mode.runs(table).unwrap_or_default();
             format!("{}, seed {seed}", plural(runs, "sampled run"))
         }
         Mode::Axiomatic => "axiomatic".to_string(),
@@ -451,7 +463,7 @@ pub fn describe_bound(bound: &BoundHit) -> String {
         }
         BoundHit::MaxMemory { bytes, baseline: 0 } => {
             format!(
-                "stopped when relaxlab's memory passed {} (--max-memory); outcomes beyond it are missing",
+                "stopped when relaxlab's memory passed {} (--max-memory, by default 4/5 of the machine's); outcomes beyond it are missing",
                 super::size(*bytes)
             )
         }
