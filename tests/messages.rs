@@ -416,3 +416,34 @@ fn lines_ending_in_a_carriage_return_alone_are_refused_and_named() {
         );
     }
 }
+
+/// `repair --format json` counts its undecided placements with the noun
+/// the table uses: it said `1 placements undecided`.
+#[test]
+fn repair_json_bounds_agree_with_their_nouns() {
+    // 25 states leave exactly one placement of SB's undecided under TSO.
+    let (code, out, err) = relaxlab(&[
+        "repair",
+        SB,
+        "--model",
+        "tso",
+        "--max-states",
+        "25",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let bounds: Vec<&str> = json["bounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b.as_str())
+        .collect();
+    assert!(
+        bounds.contains(&"1 placement undecided (a run hit a bound)"),
+        "{bounds:?}"
+    );
+    let (_, table, _) = relaxlab(&["repair", SB, "--model", "tso", "--max-states", "25"]);
+    assert!(table.contains("  1 placement undecided "), "{table}");
+}

@@ -420,8 +420,8 @@ pub fn json(r: &Report<'_>) -> Json {
     }
     if !rep.undecided.is_empty() {
         bounds.push(format!(
-            "{} placements undecided (a run hit a bound)",
-            rep.undecided.len()
+            "{} undecided (a run hit a bound)",
+            plural(rep.undecided.len(), "placement", "placements")
         ));
     }
     if let Some(k) = rep.unrolled {
