@@ -107,15 +107,15 @@ pub struct EngineArgs {
     pub jobs: Option<usize>,
     /// Stop exhaustive exploration after storing this many states
     /// (default 10000000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Unroll loops this many times, 0 to 64 (axiomatic models need
     /// loop-free code).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(values::MAX_UNROLL)), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u32, 0, { values::MAX_UNROLL as u64 }>, allow_negative_numbers = true)]
     pub unroll: Option<u32>,
     /// Stop the axiomatic engine after this many candidate executions
     /// (default 10000000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_candidates: Option<u64>,
     /// Partial-order reduction of exhaustive exploration: `por` explores
     /// fewer interleavings and reports the same outcomes, failures and
@@ -177,7 +177,7 @@ pub struct RunArgs {
     pub cat: CatArgs,
     /// Sample this many random runs instead of exploring exhaustively
     /// (operational models only).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub sample: Option<u64>,
     /// Seed of sampled runs (default 0).
     #[arg(long, requires = "sample")]
@@ -186,7 +186,7 @@ pub struct RunArgs {
     #[arg(long, value_enum)]
     pub strategy: Option<StrategyArg>,
     /// Step bound of one sampled or replayed run (default 10000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_steps: Option<u64>,
     /// Print the trace of sampled run I of seed S.
     #[arg(long, value_name = "S:I", value_parser = values::replay, conflicts_with_all = ["sample", "witness", "format", "dot", "axiomatic"])]
@@ -367,7 +367,7 @@ pub struct PredictArgs {
     #[arg(long, default_value_t = 4, value_parser = values::cycle_length, allow_negative_numbers = true)]
     pub length: usize,
     /// SC runs to learn from (1 to 1000000).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_RUNS), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100, value_parser = values::whole::<u64, 1, MAX_RUNS>, allow_negative_numbers = true)]
     pub runs: u64,
     /// Seed of the SC runs.
     #[arg(long, default_value_t = 0)]
@@ -377,7 +377,7 @@ pub struct PredictArgs {
     #[arg(long, conflicts_with_all = ["runs", "seed"])]
     pub exhaustive: bool,
     /// With `--exhaustive`: stop after storing this many states.
-    #[arg(long, requires = "exhaustive", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, requires = "exhaustive", value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
 }
 
@@ -404,7 +404,7 @@ pub struct ConfirmArgs {
     )]
     pub model: Vec<String>,
     /// Biased runs per predicted cycle (1 to 1000000).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_RUNS), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100, value_parser = values::whole::<u64, 1, MAX_RUNS>, allow_negative_numbers = true)]
     pub trials: u64,
     /// Seed of the prediction and of the biased runs.
     #[arg(long, default_value_t = 0)]
@@ -414,7 +414,7 @@ pub struct ConfirmArgs {
     #[arg(long, default_value_t = 4, value_parser = values::cycle_length, allow_negative_numbers = true)]
     pub length: usize,
     /// SC runs for the prediction (1 to 1000000).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_RUNS), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100, value_parser = values::whole::<u64, 1, MAX_RUNS>, allow_negative_numbers = true)]
     pub runs: u64,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -444,7 +444,7 @@ pub struct BenchArgs {
     pub jobs: Vec<usize>,
     /// Stop each exploration after storing this many states (default
     /// 10000000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Measure these axiomatic models instead, comma separated: time per
     /// test and in total, candidates enumerated against consistent (default
@@ -453,7 +453,7 @@ pub struct BenchArgs {
     pub axiomatic: Vec<String>,
     /// Take each measurement this many times; print the median and the
     /// range (default 1; with --axiomatic, 5).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u64, 1, 1000>, allow_negative_numbers = true)]
     pub repeat: Option<u64>,
 }
 
@@ -497,10 +497,10 @@ pub struct RepairArgs {
     pub format: RepairFormat,
     /// Consider at most this many candidate sites (minimality is then
     /// proven among them only, and the exit code is 3).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 200, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_candidates: u64,
     /// List at most this many minimum repairs.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 32, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_solutions: u64,
     /// Memory-model mapping of C11 orders on hardware models.
     #[arg(long, value_enum)]
@@ -512,14 +512,14 @@ pub struct RepairArgs {
     /// program as written gets the usual bound, later runs 64 times the
     /// states it stored, at least 20,000); a run stopped by it leaves its
     /// placement undecided.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Partial-order reduction of each exploration (`por` or `none`); the
     /// repairs found do not depend on it.
     #[arg(long, value_enum, default_value_t = ReductionArg::Por)]
     pub reduction: ReductionArg,
     /// Unroll loops this many times (axiomatic models).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=i64::from(values::MAX_UNROLL)), allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::whole::<u32, 0, { values::MAX_UNROLL as u64 }>, allow_negative_numbers = true)]
     pub unroll: Option<u32>,
     /// Stop the whole repair after this many seconds (decimals allowed),
     /// reporting what was proven: a partial result, exit code 3.
@@ -550,21 +550,21 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     /// Time limit of one request's explorations, in seconds.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    #[arg(long, default_value_t = 10, value_parser = values::whole::<u64, 1, 86_400>)]
     pub request_timeout: u64,
     /// State bound of one operational exploration (a request may ask for
     /// fewer, never more).
-    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1_000_000, value_parser = values::whole::<u64, 1, { u64::MAX }>)]
     pub max_states: u64,
     /// Candidate bound of one axiomatic run (a request may ask for fewer).
-    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1_000_000, value_parser = values::whole::<u64, 1, { u64::MAX }>)]
     pub max_candidates: u64,
     /// Requests that explore at the same time (1 to 64); more wait their
     /// turn.
-    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    #[arg(long, default_value_t = 2, value_parser = values::whole::<usize, 1, 64>)]
     pub max_running: usize,
     /// The largest request accepted, in bytes (at most 64 MiB).
-    #[arg(long, default_value_t = 256 * 1024, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64 * 1024 * 1024))]
+    #[arg(long, default_value_t = 256 * 1024, value_parser = values::whole::<usize, 1, { 64 * 1024 * 1024 }>)]
     pub max_request_bytes: usize,
     /// Worker threads of exhaustive exploration, 1 to 512 (default: all
     /// cores).

@@ -91,11 +91,15 @@ impl Config {
                 })
             })
         };
-        let out_of = |span: std::ops::Range<usize>, range: String| {
+        let out_of = |span: std::ops::Range<usize>, key: &str, min: u64, max: u64| {
             Some((
                 span,
-                format!("not in {range}"),
-                format!("the key takes a number in {range}"),
+                format!("`{key}` must be {}", values::range(min, max)),
+                format!(
+                    "`{key}` takes a whole number {}, as `--{}` does",
+                    values::of_range(min, max),
+                    key.replace('_', "-")
+                ),
             ))
         };
         if let Some(e) = unknown(&self.models, &op, "operational") {
@@ -106,20 +110,20 @@ impl Config {
         }
         if let Some(j) = &self.jobs {
             if !(1..=values::MAX_JOBS).contains(j.get_ref()) {
-                return out_of(j.span(), format!("1..={}", values::MAX_JOBS));
+                return out_of(j.span(), "jobs", 1, values::MAX_JOBS as u64);
             }
         }
-        for bound in [&self.max_states, &self.max_candidates]
-            .into_iter()
-            .flatten()
-        {
-            if *bound.get_ref() == 0 {
-                return out_of(bound.span(), "1..".to_string());
+        for (key, bound) in [
+            ("max_states", &self.max_states),
+            ("max_candidates", &self.max_candidates),
+        ] {
+            if let Some(bound) = bound.as_ref().filter(|b| *b.get_ref() == 0) {
+                return out_of(bound.span(), key, 1, u64::MAX);
             }
         }
         if let Some(u) = &self.unroll {
             if *u.get_ref() > values::MAX_UNROLL {
-                return out_of(u.span(), format!("0..={}", values::MAX_UNROLL));
+                return out_of(u.span(), "unroll", 0, u64::from(values::MAX_UNROLL));
             }
         }
         None

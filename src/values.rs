@@ -1,7 +1,7 @@
-//! Parsers of flag values that clap's built-in ranges do not cover: worker
-//! counts, durations, memory sizes, cycle lengths and `--replay S:I`. Each
-//! returns the message clap prints after `invalid value '...' for
-//! '--flag'` (exit code 2).
+//! Parsers of flag values: whole numbers in a range (clap's own ranged
+//! parsers print Rust's ranges), worker counts, durations, memory sizes,
+//! cycle lengths and `--replay S:I`. Each returns the message clap prints
+//! after `invalid value '...' for '--flag'` (exit code 2).
 
 use std::time::Duration;
 
@@ -29,7 +29,44 @@ pub fn jobs(s: &str) -> Result<usize, String> {
     if (1..=MAX_JOBS).contains(&n) {
         Ok(n)
     } else {
-        Err(format!("{n} is not in 1..={MAX_JOBS}"))
+        Err(format!("must be {}", range(1, MAX_JOBS as u64)))
+    }
+}
+
+/// A whole number from `MIN` to `MAX`, as a `T`: the value parser of every
+/// counting flag. clap's own ranged parsers say `0 is not in
+/// 1..18446744073709551615`; this one says `must be at least 1`.
+pub fn whole<T, const MIN: u64, const MAX: u64>(s: &str) -> Result<T, String>
+where
+    T: TryFrom<u64>,
+{
+    let n: i128 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a whole number {}", of_range(MIN, MAX)))?;
+    u64::try_from(n)
+        .ok()
+        .filter(|n| (MIN..=MAX).contains(n))
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| format!("must be {}", range(MIN, MAX)))
+}
+
+/// The values from `min` to `max` in words: `at least 1` when `max` is the
+/// largest `u64` (no bound a person would type), else `from 0 to 64`.
+pub fn range(min: u64, max: u64) -> String {
+    if max == u64::MAX {
+        format!("at least {min}")
+    } else {
+        format!("from {min} to {max}")
+    }
+}
+
+/// [`range`] after a noun: `of at least 1`, `from 0 to 64`.
+pub fn of_range(min: u64, max: u64) -> String {
+    if max == u64::MAX {
+        format!("of at least {min}")
+    } else {
+        range(min, max)
     }
 }
 
@@ -151,6 +188,28 @@ mod tests {
         for bad in ["7", "7:", ":3", "a:b", "1:18446744073709551615"] {
             assert!(replay(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn whole_numbers_say_their_range_in_words() {
+        assert_eq!(whole::<u64, 1, { u64::MAX }>("7"), Ok(7));
+        assert_eq!(whole::<u32, 0, 64>("0"), Ok(0));
+        for bad in ["0", "-3", "18446744073709551616"] {
+            assert_eq!(
+                whole::<u64, 1, { u64::MAX }>(bad),
+                Err("must be at least 1".to_string()),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            whole::<u32, 0, 64>("65"),
+            Err("must be from 0 to 64".to_string())
+        );
+        assert_eq!(
+            whole::<u64, 1, { u64::MAX }>("many"),
+            Err("expected a whole number of at least 1".to_string())
+        );
+        assert_eq!(jobs("0"), Err("must be from 1 to 512".to_string()));
     }
 
     #[test]

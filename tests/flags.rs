@@ -263,3 +263,53 @@ fn cat_models_count_as_axiomatic_models_for_the_flags() {
         "--sample",
     );
 }
+
+/// A number out of range says which numbers the flag takes, in words:
+/// clap's ranges printed Rust's half-open range (`--max-states 0`: `0 is
+/// not in 1..18446744073709551615`), and `relaxlab.toml` said `not in 1..`.
+#[test]
+fn range_errors_say_the_range_in_words() {
+    for (args, says) in [
+        (&["run", SB, "--max-states", "0"][..], "must be at least 1"),
+        (&["run", SB, "--max-states", "-3"], "must be at least 1"),
+        (
+            &["run", SB, "--max-states", "many"],
+            "expected a whole number of at least 1",
+        ),
+        (
+            &["run", SB, "--axiomatic", "sc", "--unroll", "65"],
+            "must be from 0 to 64",
+        ),
+        (&["run", SB, "--sample", "0"], "must be at least 1"),
+        (&["run", SB, "--jobs", "0"], "must be from 1 to 512"),
+        (&["predict", SB, "--runs", "0"], "must be from 1 to 1000000"),
+        (&["bench", SB, "--repeat", "0"], "must be from 1 to 1000"),
+        (
+            &["repair", SB, "--model", "tso", "--max-solutions", "0"],
+            "must be at least 1",
+        ),
+        (&["serve", "--max-running", "0"], "must be from 1 to 64"),
+        (
+            &["serve", "--request-timeout", "0"],
+            "must be from 1 to 86400",
+        ),
+    ] {
+        let (code, out, err) = relaxlab(args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains(".."), "{args:?}: {err}");
+    }
+    let dir = support::scratch("config-range");
+    let sb = support::root().join(SB).to_string_lossy().into_owned();
+    for (toml, says) in [
+        ("jobs = 0\n", "`jobs` must be from 1 to 512"),
+        ("max_states = 0\n", "`max_states` must be at least 1"),
+        ("unroll = 65\n", "`unroll` must be from 0 to 64"),
+    ] {
+        std::fs::write(dir.join("relaxlab.toml"), toml).unwrap();
+        let r = support::binary_in(Some(&dir), &["run", &sb], b"");
+        assert_eq!(r.code, Some(2), "{toml}: {r:?}");
+        assert!(support::flat(&r.err).contains(says), "{toml}: {}", r.err);
+        assert!(!r.err.contains(".."), "{toml}: {}", r.err);
+    }
+}
