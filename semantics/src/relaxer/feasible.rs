@@ -422,7 +422,7 @@ fn mark(sh: &mut Shadow, bits: u32, w: WPos) {
 /// Does a PSLO barrier of this kind reset the store histories?
 /// (The `reset` column of MODELS.md 2.4: `ll`, `sl`, `full`, and the C11
 /// fences the PSO mapping turns into them.)
-fn resets(kind: FenceKind) -> bool {
+pub(super) fn resets(kind: FenceKind) -> bool {
     use crate::ir::{C11Fence, HwFence};
     matches!(
         kind,
