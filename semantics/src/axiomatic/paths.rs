@@ -12,10 +12,20 @@
 //! there even when the fixpoint is infinite (`r = x; x = r + 1` in two
 //! threads).
 //!
-//! Deviation (as herd7): a value that can only be justified by a cycle of
-//! dependencies ("out of thin air") is never generated, so `ax.c11`, which
-//! allows thin-air executions in principle, is only shown those whose
-//! values also have an acyclic justification.
+//! The domain starts from the init value and every constant the program
+//! writes to `a`, on any branch: a constant needs no read to justify it,
+//! so a branch that only a value it writes itself can take is still
+//! explored (the thin-air LB+ctrl, `r = x; if (r == 1) { y = 1; }` and its
+//! mirror image, which C11 allows and `ax.c11` then shows, as herd7 does
+//! with its C11 models; every other model forbids it by `po ∪ rf`
+//! acyclicity or preserved program order).
+//!
+//! Deviation (as herd7): a value computed from a read that can only be
+//! justified by a cycle of dependencies ("out of thin air" through data,
+//! `y = r` beside `x = r'`, which could be 42) is never generated, so
+//! `ax.c11`, which allows thin-air executions in principle, is only shown
+//! those whose values are constants of the program or have an acyclic
+//! justification.
 
 use std::collections::BTreeSet;
 
@@ -139,6 +149,20 @@ pub(crate) fn value_domains(program: &Program, max_paths: u64) -> Vec<BTreeSet<V
         .iter()
         .map(|l| vec![(l.init, 0)])
         .collect();
+    // A write of a constant needs no read to justify it, wherever it is:
+    // also on a branch that only a value it writes itself can take
+    // (`r = x; if (r == 1) { y = 1; }` beside its mirror image, the
+    // thin-air LB+ctrl, which C11 allows and herd7 enumerates).
+    for (t, code) in program.threads.iter().enumerate() {
+        for (i, ins) in code.code.iter().enumerate() {
+            let Some((loc, v)) = constant_write(&ins.instr) else {
+                continue;
+            };
+            let bit = writer_bit.get(&(t, i)).copied().unwrap_or(0);
+            let mask = if tracked { bit } else { 0 };
+            insert_minimal(&mut domains[loc.index()], v, mask);
+        }
+    }
     for _round in 0..writer_bit.len() {
         let mut grew = false;
         for (t, code) in program.threads.iter().enumerate() {
@@ -183,6 +207,33 @@ pub(crate) fn value_domains(program: &Program, max_paths: u64) -> Vec<BTreeSet<V
         .into_iter()
         .map(|d| d.into_iter().map(|(v, _)| v).collect())
         .collect()
+}
+
+/// The location and value of a write instruction whose value is a
+/// constant: a store or an exchange of an expression without registers,
+/// or a CAS's constant desired value (a CAS that succeeds writes it,
+/// whatever it read).
+fn constant_write(ins: &Instr) -> Option<(LocId, Value)> {
+    let constant = |e: &crate::ir::Expr| {
+        let mut regs = Vec::new();
+        e.regs(&mut regs);
+        if regs.is_empty() {
+            e.eval(&[]).ok()
+        } else {
+            None
+        }
+    };
+    match ins {
+        Instr::Store { loc, val, .. } => Some((*loc, constant(val)?)),
+        Instr::Rmw {
+            loc,
+            op: crate::ir::RmwOp::Xchg,
+            operand,
+            ..
+        } => Some((*loc, constant(operand)?)),
+        Instr::Cas { loc, desired, .. } => Some((*loc, constant(desired)?)),
+        _ => None,
+    }
 }
 
 /// Adds `(v, mask)` unless a smaller justification of `v` is known;
