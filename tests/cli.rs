@@ -545,3 +545,18 @@ fn compare_reports_a_failure_only_one_side_has() {
         "{out}"
     );
 }
+
+#[test]
+fn races_on_a_herd_test_label_the_text_that_ran() {
+    // The race's spans are in the translation of a herd7 test; the
+    // diagnostic used to show them over the herd file itself, so its
+    // labels fell inside the file's opening comment.
+    let (code, out, _) = relaxlab(&["races", "litmus/herd/c/MP+na+rlx+racy-read.litmus"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("MP+na+rlx+racy-read.litmus (translated from herd7):6:3]"),
+        "{out}"
+    );
+    assert!(out.contains("  6 │   store(x, 1, na);\n"), "{out}");
+    assert!(!out.contains("RC11 verdict, by hand"), "{out}");
+}

@@ -176,10 +176,13 @@ fn diagnostic(
         first_thread: program.thread(a.thread).name.clone(),
         second_text: ib.text.clone(),
         second_thread: program.thread(b.thread).name.clone(),
-        src: NamedSource::new(
-            &file.path,
-            relaxlab_grammar::printable(&file.text).into_owned(),
-        ),
+        src: {
+            // The spans are in the text relaxlab ran: a herd7 test's
+            // translation, whose lines the race's `line N` also counts.
+            let (name, text) = crate::load::relaxlab_text(file)
+                .unwrap_or_else(|_| (file.path.clone(), file.text.clone()));
+            NamedSource::new(name, relaxlab_grammar::printable(&text).into_owned())
+        },
         first: span(ia.span),
         second: span(ib.span),
     }
