@@ -387,10 +387,25 @@ pub fn races(
         reduction: settings.reduction,
     };
     let _ctrl_c = crate::interrupt::interruptible();
+    fn explore<M: MemoryModel>(
+        program: &Program,
+        model: &M,
+        opts: &ExploreOptions,
+        progress: bool,
+    ) -> OutcomeTable {
+        if !progress {
+            return operational::explore(program, model, opts);
+        }
+        let bar = ProgressAfterASecond::new(&format!("{} (races)", model.name()));
+        let table = operational::explore_with_progress(program, model, opts, &|n| bar.update(n));
+        bar.finish();
+        table
+    }
+    let progress = settings.progress;
     let table = match model {
-        OpModel::C11r => operational::explore(program, &C11r::default(), &opts),
-        OpModel::C11t => operational::explore(program, &C11t, &opts),
-        OpModel::Sc => operational::explore(program, &ScRaces, &opts),
+        OpModel::C11r => explore(program, &C11r::default(), &opts, progress),
+        OpModel::C11t => explore(program, &C11t, &opts, progress),
+        OpModel::Sc => explore(program, &ScRaces, &opts, progress),
         other => {
             return Err(EngineError::Unavailable(format!(
                 "races under {}",

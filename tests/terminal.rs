@@ -184,6 +184,49 @@ fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finish
 }
 
 #[test]
+fn check_and_races_show_the_progress_bar_of_a_long_exploration() {
+    // They ran their explorations without a bar: seconds of silence on a
+    // terminal. IRIW3x3 under sc and 2+2W4x4 under c11r, both without
+    // reduction on one worker, take about 3 s each here.
+    let mut session = Session::start(&[
+        "check",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--only",
+        "sc",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("exploring under sc"),
+        "no progress bar:\n{screen}"
+    );
+    assert!(
+        bar_cleared_before(&screen, "ok    litmus/bench/bench-IRIW3x3.litmus"),
+        "the progress bar is not cleared before the result:\n{screen:?}"
+    );
+    let mut session = Session::start(&[
+        "races",
+        "litmus/bench/bench-2+2W4x4.litmus",
+        "--model",
+        "c11r",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("exploring under c11r (races)"),
+        "no progress bar:\n{screen}"
+    );
+}
+
+#[test]
 fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
     // About 6 s under tso without reduction on one worker: interrupted
     // as soon as the bar shows, after the first second.

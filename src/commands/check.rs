@@ -90,6 +90,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
     // Verdicts do not depend on the non-SC marks: skip the extra SC run.
     let settings = Settings {
         mark_non_sc: false,
+        progress: common::stderr_is_terminal(),
         ..common::settings(&args.engine, &config)
     };
     let pool = common::pool(&args.engine, &config)?;

@@ -54,7 +54,8 @@ pub struct RaceModelError(String);
 pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     flags::operational_only(&args.engine, "races")?;
-    let settings = common::settings(&args.engine, &config);
+    let mut settings = common::settings(&args.engine, &config);
+    settings.progress = common::stderr_is_terminal();
     let pool = common::pool(&args.engine, &config)?;
     let model = match args.model.as_str() {
         "c11r" => OpModel::C11r,

@@ -165,7 +165,8 @@ fn predict_exhaustive(
 pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     flags::operational_only(&args.engine, "confirm")?;
-    let settings = common::settings(&args.engine, &config);
+    let mut settings = common::settings(&args.engine, &config);
+    settings.progress = common::stderr_is_terminal();
     let pool = common::pool(&args.engine, &config)?;
     let mut models = Vec::new();
     for key in common::op_models(&args.model)? {

@@ -272,6 +272,7 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
     // `--timeout` bounds the whole search, not each run.
     let mut settings = Settings {
         mark_non_sc: false,
+        progress: common::stderr_is_terminal(),
         ..common::settings(&engine_args, &config)
     };
     settings.budget.deadline = args
