@@ -20,13 +20,54 @@ fn same_tables(p: &Program, models: &[AxModel], opts: &AxOptions) {
     }
 }
 
+/// As [`same_tables`], except where the whole enumeration, the oracle,
+/// hits its bound and the split one does not: every read of the whole
+/// enumeration branches on its location's whole value domain (the init,
+/// every constant stored, every value computed), so its threads' paths
+/// multiply out far faster. There the whole enumeration's rows must be
+/// among the split one's, and the program is counted as only partly
+/// checked. Returns true if the comparison was complete.
+fn same_tables_or_oracle_bounded(p: &Program, models: &[AxModel], opts: &AxOptions) -> bool {
+    let mut complete = true;
+    for &m in models {
+        let split = run_axiomatic(p, m, opts).unwrap();
+        let whole = run_axiomatic_whole(p, m, opts).unwrap();
+        if split.complete() && !whole.complete() {
+            complete = false;
+            for row in &whole.rows {
+                let found = split.rows.iter().find(|r| r.values == row.values);
+                assert!(
+                    found.is_some_and(|r| r.count >= row.count),
+                    "{}: a row of the bounded whole enumeration is missing:\n{}",
+                    m.name(),
+                    describe(p)
+                );
+            }
+            continue;
+        }
+        assert_eq!(split, whole, "{}:\n{}", m.name(), describe(p));
+    }
+    complete
+}
+
 #[test]
 fn split_equals_whole_on_random_programs() {
     let mut rng = Rng(diff_seed(0x5b11_7000_0000_0001));
-    for i in 0..diff_programs() / 4 {
+    let n = diff_programs() / 4;
+    let mut partial = 0;
+    for i in 0..n {
         let p = random_program(&mut rng, i % 2 == 0);
-        same_tables(&p, &AxModel::ALL, &AxOptions::default());
+        if !same_tables_or_oracle_bounded(&p, &AxModel::ALL, &AxOptions::default()) {
+            partial += 1;
+        }
     }
+    eprintln!("{partial} of {n} programs partly compared");
+    // The oracle's bound is rare: if it became common, this test would
+    // compare little, so it fails instead.
+    assert!(
+        partial * 50 <= n,
+        "{partial} of {n} programs were beyond the whole enumeration's bound"
+    );
 }
 
 #[test]
