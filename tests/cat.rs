@@ -98,6 +98,148 @@ fn herd_style_models_give_herds_verdicts() {
     assert!(herd_outputs("c", "tests/cat/herdlike/rc11.cat", "ax.rc11") >= 20);
 }
 
+/// The verdict and the outcomes (values and racy marks) of a table: what
+/// two models that count executions differently must agree on.
+fn verdict_and_outcomes(t: &OutcomeTable) -> (String, Vec<(Vec<i64>, bool)>) {
+    (
+        format!("{:?}", t.verdict()),
+        t.rows.iter().map(|r| (r.values.clone(), r.racy)).collect(),
+    )
+}
+
+/// herd7's cross.cat is built in: `include "cross.cat"` needs no file, and
+/// `with co from generate_cos(co0)` (or `generate_orders(W, co0)`) chooses
+/// a coherence order location by location. Models that choose their co
+/// that way give the verdicts and outcomes of the project's models, which
+/// read co off the candidate, on the classic tests.
+#[test]
+fn generated_coherence_orders_give_the_candidates_verdicts() {
+    let settings = Settings::default();
+    let opts = relaxlab::engine::ax_options(&settings);
+    let mut compared = 0;
+    for (mine, project) in [
+        ("tests/cat/cross/tso.cat", "cat/tso.cat"),
+        ("tests/cat/cross/sc.cat", "cat/sc.cat"),
+    ] {
+        let mine = relaxlab::cat::load(&root().join(mine), &[]).unwrap();
+        let project = relaxlab::cat::load(&root().join(project), &[]).unwrap();
+        for path in support::litmus_files("litmus/classic") {
+            let rel = support::relative(&path);
+            let file = relaxlab::files::read(&path).unwrap();
+            let program = relaxlab::load::program(&file).unwrap();
+            let judges = [
+                Judge::Cat(project.model.clone()),
+                Judge::Cat(mine.model.clone()),
+            ];
+            let tables = run_judges(&program, &judges, &opts).unwrap();
+            assert_eq!(
+                verdict_and_outcomes(&tables[0]),
+                verdict_and_outcomes(&tables[1]),
+                "{rel}: {} and {}",
+                project.path.display(),
+                mine.path.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 60, "only {compared} comparisons");
+}
+
+/// A C11 model written with the constructs of herd7's classic C11 models
+/// (c11_base.cat, c11_cos.cat, c11_los.cat, cross.cat): the modification
+/// order generated on the atomic and init writes, a lock order generated
+/// on the (absent) locks, `I`, `CON`, the lock sets, `FW`. It gives
+/// ax.c11's verdicts and outcomes on the C tests, except where a plain
+/// write is followed by an atomic access to its location: herd7's C11
+/// models leave plain writes out of mo, so coherence does not order them
+/// before the atomic accesses, which may then read the initial value.
+#[test]
+fn herds_classic_c11_style_gives_ax_c11s_verdicts() {
+    let settings = Settings::default();
+    let opts = relaxlab::engine::ax_options(&settings);
+    let model = relaxlab::cat::load(&root().join("tests/cat/herdlike/c11.cat"), &[]).unwrap();
+    // A plain write, then an atomic read (or RMW) of its location that
+    // happens after it: herd7's C11 models let it read the initial 0.
+    let plain_then_atomic = ["MP+na+rel+acq+rlx", "PUB+na+rel+acq+fadd"];
+    let mut compared = 0;
+    let mut differing = Vec::new();
+    for dir in ["litmus/herd/c", "litmus/c11"] {
+        for path in support::litmus_files(dir) {
+            let rel = support::relative(&path);
+            let file = relaxlab::files::read(&path).unwrap();
+            let program = relaxlab::load::program(&file).unwrap();
+            if relaxlab_grammar::check_model(&program, ModelKey::Ax(AxModel::C11)).is_err() {
+                continue;
+            }
+            let judges = [Judge::Model(AxModel::C11), Judge::Cat(model.model.clone())];
+            let tables = run_judges(&program, &judges, &opts).unwrap();
+            let (ax, cat) = (
+                verdict_and_outcomes(&tables[0]),
+                verdict_and_outcomes(&tables[1]),
+            );
+            compared += 1;
+            if ax == cat {
+                continue;
+            }
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            differing.push(name.clone());
+            // More outcomes, all of them ax.c11's plus the one that reads 0.
+            assert!(
+                plain_then_atomic.contains(&name.as_str()),
+                "{rel}: {ax:?} and {cat:?}"
+            );
+            assert_eq!(ax.0, "Some(Never)", "{rel}");
+            assert_eq!(cat.0, "Some(Sometimes)", "{rel}");
+            assert!(
+                ax.1.iter().all(|row| cat.1.contains(row)),
+                "{rel}: {ax:?} and {cat:?}"
+            );
+        }
+    }
+    assert_eq!(differing, plain_then_atomic);
+    assert!(compared >= 70, "only {compared} comparisons");
+}
+
+/// herd7's C event sets as relaxlab gives them: `I` is `IW`; consume and
+/// lock sets are empty; `FW` holds the co-last write of each location.
+/// The model's flags name what is wrong; only `has-init` may hold.
+#[test]
+fn herds_c_sets_hold_what_relaxlab_gives() {
+    let settings = Settings::default();
+    let opts = relaxlab::engine::ax_options(&settings);
+    let model = relaxlab::cat::load(&root().join("tests/cat/herd-c-sets.cat"), &[]).unwrap();
+    let mut n = 0;
+    for dir in ["litmus/herd/c", "litmus/c11", "litmus/classic"] {
+        for path in support::litmus_files(dir) {
+            let rel = support::relative(&path);
+            let file = relaxlab::files::read(&path).unwrap();
+            let program = relaxlab::load::program(&file).unwrap();
+            if program.has_loops() {
+                continue;
+            }
+            let tables = run_judges(&program, &[Judge::Cat(model.model.clone())], &opts).unwrap();
+            if tables[0].rows.is_empty() {
+                // No execution survives (an assume discards them all):
+                // no flag is raised.
+                assert!(tables[0].flags.is_empty(), "{rel}");
+                continue;
+            }
+            assert_eq!(tables[0].flags, ["has-init"], "{rel}");
+            n += 1;
+        }
+    }
+    assert!(n >= 100, "only {n} tests");
+    // A hardware model has none of them.
+    let (code, _, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--cat",
+        "tests/cat/bad/c-set-in-hardware.cat",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("one of herd7's C event sets"), "{err}");
+}
+
 #[test]
 fn bad_models_get_a_diagnostic_in_the_cat_file_and_exit_2() {
     let dir = root().join("tests/cat/bad");
@@ -358,4 +500,62 @@ fn the_cat_table_of_relaxlab_toml_names_models() {
         "{stdout}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A model none of whose checks reaches `rmw` is warned about when it is
+/// loaded (relaxlab's RMWs are two events; herd7's classic C11 models take
+/// one as a single event in R & W), and the warning is right: such a model
+/// lets three fetch-adds of 1 leave 1 or 2. With the atomicity check added
+/// the warning and those outcomes are gone. No model of `cat/` is warned
+/// about.
+#[test]
+fn a_model_that_never_uses_rmw_is_warned_about() {
+    let run = |model: &str| {
+        let (code, out, err) = relaxlab(&[
+            "run",
+            "litmus/c11/FAA+3.litmus",
+            "--cat",
+            model,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let finals: Vec<i64> = json[0]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["values"][0].as_i64().unwrap())
+            .collect();
+        (finals, err)
+    };
+    let (finals, err) = run("tests/cat/no-atomicity.cat");
+    assert_eq!(finals, [1, 2, 3]);
+    assert!(err.contains("relaxlab::cat::rmw_unused"), "{err}");
+    assert!(err.contains("no-atomicity.cat:1:1"), "{err}");
+    assert!(err.contains("empty rmw & (fre; coe)"), "{err}");
+    let dir = support::scratch("rmw-unused");
+    let fixed = dir.join("atomic.cat");
+    let text = std::fs::read_to_string(root().join("tests/cat/no-atomicity.cat")).unwrap();
+    std::fs::write(
+        &fixed,
+        text.replace("acyclic", "empty rmw & (fre; coe) as atomicity\nacyclic"),
+    )
+    .unwrap();
+    let (finals, err) = run(fixed.to_str().unwrap());
+    assert_eq!(finals, [3]);
+    assert!(!err.contains("rmw_unused"), "{err}");
+    // The models of cat/ (the others there are parts they include).
+    let models = ["sc", "tso", "pso", "pslo", "c11", "rc11", "c11r", "c11t"];
+    let examples = std::fs::read_dir(root().join("cat/examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path());
+    for path in models
+        .iter()
+        .map(|m| root().join(format!("cat/{m}.cat")))
+        .chain(examples)
+    {
+        let loaded = relaxlab::cat::load(&path, &[]).unwrap();
+        assert!(loaded.warnings.is_empty(), "{}", path.display());
+    }
 }

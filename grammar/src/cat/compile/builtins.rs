@@ -19,6 +19,9 @@ const SETS: &[(&str, SetPrim)] = &[
     ("M", SetPrim::Memory),
     ("F", SetPrim::Fences),
     ("IW", SetPrim::Init),
+    // herd7 defines `I` as `IW` for every architecture (its C models write
+    // `asw = I * (M \ I)`).
+    ("I", SetPrim::Init),
     ("FW", SetPrim::Final),
     ("B", SetPrim::Branches),
     ("RMW", SetPrim::Rmw),
@@ -37,6 +40,13 @@ const C_SETS: &[(&str, SetPrim)] = &[
     ("SC", SetPrim::Mode(Mode::Sc)),
     ("A", SetPrim::Atomic),
 ];
+
+/// herd7's other C event sets, empty in relaxlab's executions: consume
+/// accesses (`CON`; relaxlab has no consume order) and the mutex events of
+/// herd7's C (`LK` lock, `LKR`/`LKW` its read and write, `LS` successful
+/// lock, `LF` failed lock, `UL` unlock, `RL`/`RU` reads of a locked or
+/// unlocked mutex; relaxlab has no locks).
+const C_EMPTY_SETS: &[&str] = &["CON", "LK", "LKR", "LKW", "LS", "LF", "UL", "RL", "RU"];
 
 /// Hardware barriers (hardware models), with herd7's x86 names.
 const HW_SETS: &[(&str, SetPrim)] = &[
@@ -111,10 +121,6 @@ const MISSING: &[(&str, &str)] = &[
         "sca",
         "`sca` (single-copy atomic classes, mixed-size) is not supported",
     ),
-    (
-        "I",
-        "`I` (herd7's architecture-specific init set) is not provided: use `IW`",
-    ),
 ];
 
 /// The initial environment of a model of architecture `arch`.
@@ -130,12 +136,18 @@ pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
     for (name, p) in SETS.iter().chain(tags) {
         env = env.bind(*name, Val::Set(b.node(Op::Set(*p))));
     }
+    if arch == Arch::C {
+        for name in C_EMPTY_SETS {
+            env = env.bind(*name, Val::Set(b.node(Op::EmptySet)));
+        }
+    }
     for (name, p) in RELS {
         env = env.bind(*name, Val::Rel(b.node(Op::Rel(*p))));
     }
     env = env.bind("domain", Val::Prim(Prim::Domain));
     env = env.bind("range", Val::Prim(Prim::Range));
-    env.bind("linearisations", Val::Prim(Prim::Linearisations))
+    env = env.bind("linearisations", Val::Prim(Prim::Linearisations));
+    env.bind("generate_orders", Val::Prim(Prim::GenerateOrders))
 }
 
 /// The tag names of the other architecture, for a "not in this
@@ -147,6 +159,9 @@ pub(crate) fn other_arch_tag(arch: Arch, name: &str) -> Option<&'static str> {
         ),
         Arch::Hardware(_) if C_SETS.iter().any(|(n, _)| *n == name) => Some(
             "a C11 order tag: it exists in models whose title names the C architecture; a hardware model sees the program compiled for it, where accesses are plain",
+        ),
+        Arch::Hardware(_) if C_EMPTY_SETS.contains(&name) => Some(
+            "one of herd7's C event sets (consume, locks): it exists, empty, in models whose title names the C architecture",
         ),
         _ => None,
     }

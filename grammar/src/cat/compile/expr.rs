@@ -330,21 +330,31 @@ impl Compiler<'_> {
                 };
                 Ok(Val::Empty)
             }
-            Val::Prim(Prim::Linearisations) => {
+            Val::Prim(p @ (Prim::Linearisations | Prim::GenerateOrders)) => {
+                let what = match p {
+                    Prim::Linearisations => "`linearisations`",
+                    _ => "`generate_orders`",
+                };
                 let items = match &arg {
                     Val::Tuple(t) if t.len() == 2 => t.as_ref().clone(),
                     other => {
-                        return Err(type_error(
-                            sa,
-                            "`linearisations`",
-                            "a pair (event set, relation)",
-                            other,
-                        ))
+                        let example = match p {
+                            Prim::Linearisations => "linearisations(M, po)",
+                            _ => "generate_orders(W, co0)",
+                        };
+                        let mut fail = type_error(sa, what, "a pair (event set, relation)", other);
+                        fail.help = format!(
+                            "give it the events to order and a relation every order must contain, as in `{example}`"
+                        );
+                        return Err(fail);
                     }
                 };
-                let set = self.set(items[0].clone(), sa, "`linearisations`")?;
-                let rel = self.rel(items[1].clone(), sa, "`linearisations`")?;
-                Ok(Val::Choices(Choice::Linearisations { set, rel }))
+                let set = self.set(items[0].clone(), sa, what)?;
+                let rel = self.rel(items[1].clone(), sa, what)?;
+                Ok(Val::Choices(match p {
+                    Prim::Linearisations => Choice::Linearisations { set, rel },
+                    _ => Choice::PerLocation { set, rel },
+                }))
             }
             Val::Missing(why) => Err(missing(why, sf)),
             other => Err(type_error(sf, "an application", "a function", &other)),

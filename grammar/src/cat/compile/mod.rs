@@ -15,7 +15,8 @@
 //! unfolding does not end statically, `forall`, `if ... then ... else`,
 //! `debug`, bell declarations (`instructions`, `default`), `let rec ...
 //! when`, the herd7 primitives listed in `builtins`, and `with` over
-//! anything but `linearisations(S, r)`.
+//! anything but `linearisations(S, r)` and `generate_orders(S, r)` (herd7's
+//! `cross.cat`, built in).
 
 mod builtins;
 mod expr;
@@ -26,7 +27,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use relaxlab_semantics::axiomatic::cat::{
-    Arch, CatBuilder, CatModel, Check, CheckKind, Kind, NodeId, Op, Test,
+    Arch, CatBuilder, CatModel, Check, CheckKind, Kind, NodeId, Op, RelPrim, Test,
 };
 
 use super::ast::{self, Ins, InsKind, Name, Pat, Span, TitleWord};
@@ -35,9 +36,10 @@ use super::parser::parse;
 use value::{Env, Procedure, Val};
 
 /// The files herd7 treats as part of its engine: relaxlab's prelude
-/// defines what they define (its candidate executions carry `co`), so
-/// including them adds nothing.
-pub const BUILT_IN_FILES: &[&str] = &["stdlib.cat", "cos.cat"];
+/// defines what they define (its candidate executions carry `co`;
+/// `cross.cat`'s `generate_orders` and `generate_cos` are a primitive and
+/// a prelude function), so including them adds nothing.
+pub const BUILT_IN_FILES: &[&str] = &["stdlib.cat", "cos.cat", "cross.cat"];
 
 /// A file the loader found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +108,24 @@ pub fn compile(root: Loaded, stem: &str, loader: &mut dyn CatLoader) -> Result<C
     }
 }
 
+/// The warning for a model none of whose checks reaches `rmw`: a
+/// read-modify-write is a read and a write joined by `rmw` in relaxlab's
+/// executions (herd7's classic C11 models, `c11_base.cat`, take it as one
+/// event in `R & W`), so nothing in such a model stops another thread's
+/// write from falling between the two: it admits outcomes no RMW gives.
+/// Labelled on the title line.
+fn rmw_unused(text: &str) -> Fail {
+    let first = text.lines().next().unwrap_or("");
+    let len = first.trim_end().len();
+    Fail::new(
+        "relaxlab::cat::rmw_unused",
+        Span::new(1, 0, len),
+        "no check of this model uses `rmw`, so it does not keep read-modify-writes atomic",
+        "this model",
+        "relaxlab's RMWs are a read and a write joined by `rmw` (herd7's classic C11 models take an RMW as one event in R & W): state atomicity with it over the model's coherence order, as herd7's x86tso.cat and rc11.cat do with `empty rmw & (fre; coe)`",
+    )
+}
+
 /// The deepest unfolding of functions and procedures: a recursion that
 /// goes deeper does not end statically.
 const MAX_DEPTH: usize = 200;
@@ -160,7 +180,7 @@ impl Compiler<'_> {
         self.stack.pop();
         let shows = std::mem::take(&mut self.shows);
         let b = std::mem::take(&mut self.b);
-        b.finish(name, arch, shows).map_err(|e| {
+        let model = b.finish(name, arch, shows).map_err(|e| {
             Fail::new(
                 "relaxlab::cat::too_big",
                 Span::new(1, 0, 0),
@@ -168,7 +188,11 @@ impl Compiler<'_> {
                 "",
                 "split the model or use fewer `let rec` groups",
             )
-        })
+        })?;
+        if !model.checks_use(RelPrim::Rmw) {
+            self.warnings.push(rmw_unused(&root.text));
+        }
+        Ok(model)
     }
 
     /// The diagnostic of a failure, with its file.
@@ -262,8 +286,8 @@ impl Compiler<'_> {
                         "relaxlab::cat::unsupported",
                         e.span,
                         "`with` over this set is not supported",
-                        "not `linearisations(S, r)`",
-                        "relaxlab chooses from `linearisations(S, r)` only",
+                        "not `linearisations(S, r)` or `generate_orders(S, r)`",
+                        "`with` chooses from `linearisations(S, r)`, or from `generate_orders(S, r)` or `generate_cos(r)` of herd7's cross.cat; give one of them",
                     ));
                 };
                 let (with, var) = self.b.with_var();

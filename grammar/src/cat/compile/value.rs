@@ -61,6 +61,9 @@ pub(crate) enum Prim {
     Range,
     /// `linearisations(S, r)`: the strict total orders of S extending r.
     Linearisations,
+    /// `generate_orders(S, r)` (herd7's `cross.cat`): the relations that
+    /// order the events of S at each location, extending r.
+    GenerateOrders,
 }
 
 /// A function value: its parameter, body and the environment it was

@@ -9,10 +9,14 @@
 //! extension") is existential: the execution is accepted when some strict
 //! total order of S extending r passes the rest of the model; an
 //! execution counts once however many orders pass (herd7 counts each).
+//! `with x from generate_orders(S, r)` (herd7's `cross.cat`) is the same
+//! search over relations that order the events of S location by location:
+//! it orders one location's events, then the next location's, and so on.
 //! The orders are built one element at a time, depth first. A prefix
-//! bounds every completion from below (the prefix's order, and the prefix
-//! before everything else) and from above (that, and any order among the
-//! rest), so every node that depends on the choice is computed twice, on
+//! bounds every completion from below (the prefix's order, the prefix
+//! before the rest of its group, and the closure of r among the rest) and
+//! from above (that, and any order among the rest that r's closure does
+//! not exclude), so every node that depends on the choice is computed twice, on
 //! the lower and on the upper bound: monotone operations keep the bounds,
 //! difference and complement swap them. A check that fails on the bound
 //! that makes it easiest to pass (`acyclic`, `irreflexive`, `empty` on
@@ -512,36 +516,43 @@ impl<'m> Machine<'m> {
         with: u32,
         choice: Choice,
     ) -> Run {
-        let Choice::Linearisations { set, rel } = choice;
-        let elems: Vec<usize> = members(self.set(set, Bound::Lower)).collect();
-        let r = self.rows(rel, Bound::Lower);
-        // `preds[i]`: the elements (by position in `elems`) r puts before
-        // element i. A pair of r on one element is a cycle: no order.
-        let mut preds = vec![0u128; elems.len()];
-        for (j, &b) in elems.iter().enumerate() {
-            for (i, &a) in elems.iter().enumerate() {
-                if r[a] & bit(b) != 0 {
-                    if i == j {
-                        return Run::Reject;
+        let (set, rel) = choice.operands();
+        let events = self.set(set, Bound::Lower);
+        // The groups the choice orders: all of S for `linearisations`, the
+        // events of S at each location for `generate_orders` (in the order
+        // of the locations; events without one are in no group).
+        let groups: Vec<Vec<usize>> = match choice {
+            Choice::Linearisations { .. } => vec![members(events).collect()],
+            Choice::PerLocation { .. } => {
+                let mut by_loc: Vec<(_, Vec<usize>)> = Vec::new();
+                for e in members(events) {
+                    let Some(loc) = ex.events[e].loc() else {
+                        continue;
+                    };
+                    match by_loc.iter_mut().find(|(l, _)| *l == loc) {
+                        Some((_, g)) => g.push(e),
+                        None => by_loc.push((loc, vec![e])),
                     }
-                    preds[j] |= bit(i);
                 }
+                by_loc.sort_by_key(|(l, _)| *l);
+                by_loc.into_iter().map(|(_, g)| g).collect()
             }
-        }
+        };
         let var = self
             .model
             .nodes
             .iter()
             .position(|n| n.op == Op::Var { with })
             .map(|i| NodeId(i as u32));
-        let mut search = Search {
-            elems,
-            preds,
-            prefix: Vec::new(),
-            placed: 0,
+        let Some(mut search) = Search::new(
+            groups,
+            self.rows(rel, Bound::Lower),
             var,
-            segment: with + 1,
-            fired_before: self.fired.len(),
+            with + 1,
+            self.fired.len(),
+        ) else {
+            // r is cyclic on some group: no order extends it.
+            return Run::Reject;
         };
         self.search(ex, steps, pc, &mut search)
     }
@@ -551,9 +562,8 @@ impl<'m> Machine<'m> {
             return Run::Exhausted;
         }
         self.budget -= 1;
-        let complete = s.prefix.len() == s.elems.len();
-        if !complete {
-            self.set_bounds(s);
+        self.set_bounds(s);
+        if s.prefix.len() < s.elems.len() {
             let saved = self.interval.replace(s.segment);
             let pruned = self.pruned(ex, steps, pc);
             self.interval = saved;
@@ -561,7 +571,6 @@ impl<'m> Machine<'m> {
                 return Run::Reject;
             }
         } else {
-            self.set_bounds(s);
             let saved = self.interval.take();
             let run = self.run(ex, steps, pc + 1);
             self.interval = saved;
@@ -571,7 +580,10 @@ impl<'m> Machine<'m> {
             self.fired.truncate(s.fired_before);
             return Run::Reject;
         }
-        for i in 0..s.elems.len() {
+        // The next element: one of the first group not ordered yet, all of
+        // whose predecessors are placed.
+        let g = s.current_group();
+        for i in s.ranges[g].clone() {
             if s.placed & bit(i) != 0 || s.preds[i] & !s.placed != 0 {
                 continue;
             }
@@ -587,35 +599,62 @@ impl<'m> Machine<'m> {
         Run::Reject
     }
 
-    /// Sets the `with` variable to the bounds of the current prefix: the
-    /// lower bound orders the prefix and puts it before the rest; the
-    /// upper bound adds every pair among the rest.
+    /// Sets the `with` variable to the bounds of the current prefix. On
+    /// each group, the lower bound orders the group's placed elements as
+    /// the prefix does and puts them before the group's other elements,
+    /// which it orders as the closure of r does; the upper bound adds every
+    /// pair among those others that r's closure does not exclude. Groups
+    /// are never related to each other.
     fn set_bounds(&mut self, s: &Search) {
         let Some(var) = s.var else { return };
-        let all: u128 = s.elems.iter().fold(0, |acc, &e| acc | bit(e));
-        let mut before = 0u128;
         let r = self.range_of(var);
-        self.rel_lo[r.clone()].fill(0);
+        let lo = &mut self.rel_lo[r.clone()];
+        let hi = &mut self.rel_hi[r];
+        lo.fill(0);
+        hi.fill(0);
+        let mut placed = 0u128;
+        let mut before = 0u128;
+        let mut group = usize::MAX;
         for &i in &s.prefix {
+            let g = s.group_of[i];
+            if g != group {
+                group = g;
+                before = 0;
+            }
             let e = s.elems[i];
             before |= bit(e);
-            self.rel_lo[r.start + e] = all & !before;
+            placed |= bit(e);
+            lo[e] = s.group_events[g] & !before;
+            hi[e] = lo[e];
         }
-        self.rel_hi[r.clone()].copy_from_slice(&self.rel_lo[r.clone()]);
-        let rest = all & !before;
-        for e in members(rest) {
-            self.rel_hi[r.start + e] = rest & !bit(e);
+        let unplaced = rows::full(s.elems.len()) & !s.placed;
+        for i in members(unplaced) {
+            let e = s.elems[i];
+            let rest = s.group_events[s.group_of[i]] & !placed;
+            lo[e] = s.succ_events[i];
+            hi[e] = rest & !bit(e) & !s.pred_events[i];
         }
     }
 }
 
 /// The state of one `with` search.
 struct Search {
-    /// The events to order.
+    /// The events to order, group by group.
     elems: Vec<usize>,
-    /// Per element, the elements that must come before it.
+    /// The positions (in `elems`) of each group.
+    ranges: Vec<std::ops::Range<usize>>,
+    /// Per position, its group.
+    group_of: Vec<usize>,
+    /// Per group, its events.
+    group_events: Vec<u128>,
+    /// Per position, the positions that must come before it: r's closure
+    /// within the group.
     preds: Vec<u128>,
-    /// The order so far (positions in `elems`).
+    /// Per position, the events r's closure puts before it and after it.
+    pred_events: Vec<u128>,
+    succ_events: Vec<u128>,
+    /// The order so far (positions in `elems`): whole groups, in order,
+    /// then part of the current one.
     prefix: Vec<usize>,
     placed: u128,
     /// The variable's node, if the model uses it.
@@ -624,3 +663,89 @@ struct Search {
     segment: u32,
     fired_before: usize,
 }
+
+impl Search {
+    /// The search over the orders of `groups` (groups of events) that
+    /// contain `r` (the rows of a relation over events) restricted to each
+    /// group; `None` when r is cyclic on some group, so that no order
+    /// exists.
+    fn new(
+        groups: Vec<Vec<usize>>,
+        r: &[u128],
+        var: Option<NodeId>,
+        segment: u32,
+        fired_before: usize,
+    ) -> Option<Search> {
+        let mut elems = Vec::new();
+        let mut ranges = Vec::new();
+        let mut group_of = Vec::new();
+        let mut group_events = Vec::new();
+        for group in groups.into_iter().filter(|g| !g.is_empty()) {
+            let g = ranges.len();
+            ranges.push(elems.len()..elems.len() + group.len());
+            group_events.push(group.iter().fold(0, |acc, &e| acc | bit(e)));
+            group_of.extend(std::iter::repeat_n(g, group.len()));
+            elems.extend(group);
+        }
+        // r restricted to each group, by position, then its closure (as
+        // successor rows).
+        let mut succ = vec![0u128; elems.len()];
+        for range in &ranges {
+            for i in range.clone() {
+                for j in range.clone() {
+                    if r[elems[i]] & bit(elems[j]) != 0 {
+                        succ[i] |= bit(j);
+                    }
+                }
+            }
+        }
+        rows::plus_in_place(&mut succ);
+        if succ.iter().enumerate().any(|(i, row)| row & bit(i) != 0) {
+            return None;
+        }
+        let mut preds = vec![0u128; elems.len()];
+        let mut pred_events = vec![0u128; elems.len()];
+        let mut succ_events = vec![0u128; elems.len()];
+        for (i, row) in succ.iter().enumerate() {
+            for j in members(*row) {
+                preds[j] |= bit(i);
+                pred_events[j] |= bit(elems[i]);
+                succ_events[i] |= bit(elems[j]);
+            }
+        }
+        Some(Search {
+            elems,
+            ranges,
+            group_of,
+            group_events,
+            preds,
+            pred_events,
+            succ_events,
+            prefix: Vec::new(),
+            placed: 0,
+            var,
+            segment,
+            fired_before,
+        })
+    }
+
+    /// The first group with an element not placed yet (the prefix is not
+    /// complete).
+    fn current_group(&self) -> usize {
+        match self.prefix.last() {
+            Some(&last) => {
+                let g = self.group_of[last];
+                let mask = rows::full(self.ranges[g].end) & !rows::full(self.ranges[g].start);
+                if self.placed & mask == mask {
+                    g + 1
+                } else {
+                    g
+                }
+            }
+            None => 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

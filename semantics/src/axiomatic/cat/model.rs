@@ -303,6 +303,24 @@ pub enum Choice {
     /// `linearisations(S, r)`: every strict total order of S that
     /// contains r restricted to S.
     Linearisations { set: NodeId, rel: NodeId },
+    /// `generate_orders(S, r)` of herd7's `cross.cat`: every relation
+    /// that is, on each location, a strict total order of the events of S
+    /// at that location containing r restricted to them, with no pair
+    /// across locations (herd7: the cross product of the per-location
+    /// linearisations of `partition S`). Events of S without a location
+    /// are in no order, as `partition` leaves them out; when S has no
+    /// memory event there is one choice, the empty relation.
+    PerLocation { set: NodeId, rel: NodeId },
+}
+
+impl Choice {
+    /// The set whose events are ordered and the relation the orders
+    /// extend.
+    pub fn operands(self) -> (NodeId, NodeId) {
+        match self {
+            Choice::Linearisations { set, rel } | Choice::PerLocation { set, rel } => (set, rel),
+        }
+    }
 }
 
 /// A statement of the model, in program order.
@@ -352,6 +370,46 @@ impl CatModel {
             Stmt::Check(c) => Some(&c.name),
             Stmt::With { .. } => None,
         }
+    }
+
+    /// Does some check that rejects executions (not a `flag` or an
+    /// `undefined_unless`) depend on the primitive relation `prim`, through
+    /// the definitions, `let rec` groups and `with` choices it uses?
+    /// relaxlab's read-modify-writes are two events joined by `rmw`, so a
+    /// model whose checks never reach `rmw` cannot keep them atomic.
+    /// A model without such a check (one that only shows or flags) is
+    /// counted as using everything: it rejects nothing anyway.
+    pub fn checks_use(&self, prim: RelPrim) -> bool {
+        let rejecting = |s: &Stmt| matches!(s, Stmt::Check(c) if c.kind == CheckKind::Check);
+        if !self.stmts.iter().any(rejecting) {
+            return true;
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeId> = Vec::new();
+        for stmt in &self.stmts {
+            match stmt {
+                Stmt::Check(c) if c.kind == CheckKind::Check => stack.push(c.node),
+                Stmt::Check(_) => {}
+                Stmt::With { from, .. } => {
+                    let (set, rel) = from.operands();
+                    stack.extend([set, rel]);
+                }
+            }
+        }
+        while let Some(n) = stack.pop() {
+            let i = n.0 as usize;
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            match self.nodes[i].op {
+                Op::Rel(p) if p == prim => return true,
+                Op::Rec { group, index, .. } => {
+                    stack.push(self.groups[group as usize].bodies[index as usize]);
+                }
+                ref op => stack.extend(op.operands()),
+            }
+        }
+        false
     }
 
     /// The names of the `show`n relations, in order.

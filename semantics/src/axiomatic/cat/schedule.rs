@@ -83,7 +83,7 @@ pub(crate) fn schedule(
                 em.seg_lists[seg].push(Step::Check(i));
             }
             Stmt::With { from, .. } => {
-                let Choice::Linearisations { set, rel } = *from;
+                let (set, rel) = from.operands();
                 em.emit(set);
                 em.emit(rel);
             }
