@@ -155,6 +155,22 @@ pub fn load(path: &Path, search: &[PathBuf]) -> Result<CatFile, CatError> {
     })
 }
 
+/// Where a `--cat` model named `path` is: there when it exists (or is
+/// absolute), else in the first directory of the search path (`--cat-path`,
+/// then `RELAXLAB_CAT_PATH`) that holds it, as herd7 finds `-model
+/// c11_partialSC.cat` in its library directory. When no directory holds
+/// it, `path` itself, so the error names what was asked for.
+fn on_search_path(path: &Path, search: &[PathBuf]) -> PathBuf {
+    if path.is_absolute() || path.exists() {
+        return path.to_path_buf();
+    }
+    search
+        .iter()
+        .map(|dir| dir.join(path))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
 /// Loads every `--cat` model, printing its warnings on `io`; the first
 /// that fails stops the command.
 pub fn load_all(
@@ -166,7 +182,7 @@ pub fn load_all(
     paths
         .iter()
         .map(|p| {
-            let file = load(p, &search).map_err(miette::Report::new)?;
+            let file = load(&on_search_path(p, &search), &search).map_err(miette::Report::new)?;
             file.report_warnings(io);
             Ok(file)
         })

@@ -461,6 +461,38 @@ fn includes_are_found_on_the_cat_path() {
     );
 }
 
+/// A `--cat` model that is not where it is named is looked for on the cat
+/// path, as herd7 finds `-model x.cat` in its library directory; a file
+/// that exists as named wins, and one found nowhere is named as asked.
+#[test]
+fn a_cat_model_is_found_on_the_cat_path() {
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--cat",
+        "tso.cat",
+        "--cat-path",
+        "tests/cat/path/lib",
+        "--cat-path",
+        "cat",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("SB under cat:tso (axiomatic): sometimes"),
+        "{out}"
+    );
+    let (code, _, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--cat",
+        "no-such-model.cat",
+        "--cat-path",
+        "cat",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read no-such-model.cat"), "{err}");
+}
+
 #[test]
 fn the_cat_table_of_relaxlab_toml_names_models() {
     let dir = scratch("config");
