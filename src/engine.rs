@@ -2,22 +2,22 @@
 //! monomorphised exploration (ARCHITECTURE.md: "Models are chosen once at
 //! the CLI boundary").
 
+use relaxlab_semantics::analyses::relaxer;
+use relaxlab_semantics::analyses::repair::{self, Family, Repair, RepairError, RepairOptions};
 use relaxlab_semantics::axiomatic::{self, AxError, AxOptions};
 use relaxlab_semantics::budget::{Budget, Deadline};
-use relaxlab_semantics::c11::{C11r, ScRaces};
-use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::Value;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::mapping::{self, Mapping, Target};
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::model::Race;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::C11t;
+use relaxlab_semantics::models::{C11r, ScRaces};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
     self, ExploreOptions, FirstRuns, Reduction, SampleOptions, Strategy,
 };
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
-use relaxlab_semantics::relaxer;
-use relaxlab_semantics::repair::{self, Family, Repair, RepairError, RepairOptions};
 
 use crate::progress::ProgressAfterASecond;
 

@@ -6,9 +6,11 @@ mod support;
 
 use std::collections::BTreeSet;
 
+use relaxlab_semantics::analyses::relaxer::{
+    predict, predict_exhaustive, PredictOptions, PredictedCycle,
+};
 use relaxlab_semantics::ir::Program;
 use relaxlab_semantics::operational::ExploreOptions;
-use relaxlab_semantics::relaxer::{predict, predict_exhaustive, PredictOptions, PredictedCycle};
 
 fn load(rel: &str) -> Program {
     let path = support::root().join(rel);

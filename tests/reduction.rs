@@ -11,12 +11,12 @@ mod support;
 use std::fmt::Write;
 
 use relaxlab::engine::{self, Settings};
-use relaxlab_semantics::c11::{C11r, ScRaces};
-use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::C11t;
+use relaxlab_semantics::models::{C11r, ScRaces};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{replay_witness, Reduction};
 use relaxlab_semantics::outcome::{FailureKind, OutcomeTable, Trace};
 

@@ -3,20 +3,20 @@
 
 mod support;
 
+use relaxlab_semantics::analyses::relaxer::lift::{lift_exact, Access, LiftedEvent, UNCOMMITTED};
+use relaxlab_semantics::analyses::relaxer::predict::Statement;
+use relaxlab_semantics::analyses::relaxer::{
+    confirm, creates, ground_truth, predict, PredictOptions, PredictedCycle,
+};
 use relaxlab_semantics::axiomatic::{self, AccessKind, EventId, EventKind, Execution, LiftError};
 use relaxlab_semantics::ir::{OpModel, Program, ThreadId};
 use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
     program_for, replay, ExploreOptions, SampleOptions, Strategy,
 };
 use relaxlab_semantics::outcome::Trace;
-use relaxlab_semantics::relaxer::lift::{lift_exact, Access, LiftedEvent, UNCOMMITTED};
-use relaxlab_semantics::relaxer::predict::Statement;
-use relaxlab_semantics::relaxer::{
-    confirm, creates, ground_truth, predict, PredictOptions, PredictedCycle,
-};
 
 fn load(rel: &str) -> Program {
     let path = support::root().join(rel);

@@ -7,8 +7,8 @@
 mod support;
 
 use relaxlab::engine::{self, Settings};
+use relaxlab_semantics::analyses::repair::{apply, every_site, Family};
 use relaxlab_semantics::ir::{Instr, ModelKey, OpModel, Program, ThreadKind};
-use relaxlab_semantics::repair::{apply, every_site, Family};
 use support::relaxlab;
 
 /// `repair --format json` of a file under a model: (exit code, report).

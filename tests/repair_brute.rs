@@ -15,11 +15,11 @@
 mod support;
 
 use relaxlab::engine::{self, Settings};
-use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Quantifier};
-use relaxlab_semantics::outcome::OutcomeTable;
-use relaxlab_semantics::repair::{
+use relaxlab_semantics::analyses::repair::{
     apply, every_site, Change, Family, Goal, RepairOptions, Site, Status,
 };
+use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Quantifier};
+use relaxlab_semantics::outcome::OutcomeTable;
 
 /// Is the goal `--goal condition` missed, judged from the table alone?
 fn misses(program: &Program, table: &OutcomeTable, c11: bool) -> bool {

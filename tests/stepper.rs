@@ -1,4 +1,4 @@
-//! The stepper (`relaxlab_semantics::stepper`): every witness of every
+//! The stepper (`relaxlab_semantics::analyses::stepper`): every witness of every
 //! operational model's exploration of the litmus library replays move by
 //! move to its own outcome or failure, and golden views show each model's
 //! state as the playground draws it.
@@ -6,9 +6,9 @@
 mod support;
 
 use relaxlab::engine::{self, Settings};
+use relaxlab_semantics::analyses::stepper::{self, RunEnd, RunStatus, StepView, ThreadState};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::outcome::FailureKind;
-use relaxlab_semantics::stepper::{self, RunEnd, RunStatus, StepView, ThreadState};
 
 fn load(path: &str) -> Program {
     let file = relaxlab::files::read(&support::root().join(path)).unwrap();

@@ -4,18 +4,15 @@
 //! This crate consumes a lowered [`ir::Program`] and returns data. It does no
 //! I/O and knows nothing of the litmus syntax (ARCHITECTURE.md, invariant 1).
 
+pub mod analyses;
 pub mod axiomatic;
 pub mod budget;
-pub mod c11;
-pub mod c11t;
 pub mod dependence;
 pub mod ir;
 pub mod mapping;
 pub mod model;
+pub mod models;
 pub mod operational;
 pub mod outcome;
 pub mod picture;
-pub mod relaxer;
-pub mod repair;
 mod shared_vec;
-pub mod stepper;

@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 
 use ax_builder::*;
 use relaxlab_semantics::axiomatic::{run_axiomatic, run_axiomatic_many, AxOptions};
-use relaxlab_semantics::c11::C11r;
 use relaxlab_semantics::ir::{AxModel, OpModel, Program, Value};
+use relaxlab_semantics::models::C11r;
 use relaxlab_semantics::operational::{explore, run_hardware, ExploreOptions, Run};
 use relaxlab_semantics::outcome::OutcomeTable;
 

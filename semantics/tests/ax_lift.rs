@@ -19,13 +19,13 @@ use relaxlab_semantics::axiomatic::{
     lift, twin, visit_consistent, AxOptions, CoSource, EventKind, Execution, ExecutionEnd,
     LiftError,
 };
-use relaxlab_semantics::c11::C11r;
-use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::{
     HwFence, InstrId, LocId, Observable, OpModel, Program, ReadOrd, ThreadId, Value, WriteOrd,
 };
 use relaxlab_semantics::mapping::{compile, Mapping, Target};
 use relaxlab_semantics::model::EventKind as Step;
+use relaxlab_semantics::models::C11r;
+use relaxlab_semantics::models::C11t;
 use relaxlab_semantics::operational::{explore, run_hardware, ExploreOptions, Run};
 use relaxlab_semantics::outcome::{OutcomeTable, Trace, TraceStep};
 

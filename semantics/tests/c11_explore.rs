@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use c11_support::programs::corpus;
 use c11_support::{explore as drive, Explored};
-use relaxlab_semantics::c11::{C11r, ScRaces};
 use relaxlab_semantics::ir::Value;
 use relaxlab_semantics::model::{MemoryModel, Race};
+use relaxlab_semantics::models::{C11r, ScRaces};
 use relaxlab_semantics::operational::{explore, ExploreOptions};
 use relaxlab_semantics::outcome::OutcomeTable;
 

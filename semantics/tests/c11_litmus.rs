@@ -5,10 +5,10 @@
 mod c11_support;
 
 use c11_support::{explore, fence, load, reg, rmw, store, Builder, Explored};
-use relaxlab_semantics::c11::C11r;
 use relaxlab_semantics::ir::{
     C11Fence, Observable, Program, ReadOrd, ReadOrd as R, RmwOp, RmwOrd, WriteOrd, WriteOrd as W,
 };
+use relaxlab_semantics::models::C11r;
 
 /// Explores under `c11r` with and without pruning; they must agree.
 fn run(p: &Program) -> Explored {
@@ -225,7 +225,7 @@ fn tsan11_fig1b_weak_read() {
     b.thread(2, vec![load(0, y, R::Rlx), load(1, x, R::Rlx)]);
     let p = b.build(vec![reg(1, 0), reg(1, 1)]);
     assert!(run(&p).has(&[1, 0]));
-    let sc = explore(&p, &relaxlab_semantics::c11::ScRaces);
+    let sc = explore(&p, &relaxlab_semantics::models::ScRaces);
     assert!(!sc.has(&[1, 0]), "SC memory never shows it");
     assert_eq!(sc.outcomes.len(), 3);
 }

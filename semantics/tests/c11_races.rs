@@ -4,9 +4,9 @@
 mod c11_support;
 
 use c11_support::{explore, fence, load, reg, store, unless_eq, Builder, Explored};
-use relaxlab_semantics::c11::{C11r, ScRaces};
 use relaxlab_semantics::ir::{C11Fence, InstrId, Program, ReadOrd as R, ThreadId, WriteOrd as W};
 use relaxlab_semantics::model::{Race, Site};
+use relaxlab_semantics::models::{C11r, ScRaces};
 
 fn run(p: &Program) -> Explored {
     let pruned = explore(p, &C11r { prune: true });

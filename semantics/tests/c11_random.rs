@@ -17,12 +17,12 @@ use std::collections::BTreeSet;
 
 use c11_support::{cas, fence, load, reg, rmw, store, Builder};
 use relaxlab_semantics::axiomatic::{run_axiomatic, AxOptions};
-use relaxlab_semantics::c11::{C11r, ScRaces};
 use relaxlab_semantics::ir::{
     AxModel, BinOp, C11Fence, Expr, Instr, Observable, Program, ReadOrd, RegId, RmwOp, RmwOrd,
     Value, WriteOrd,
 };
 use relaxlab_semantics::model::Race;
+use relaxlab_semantics::models::{C11r, ScRaces};
 use relaxlab_semantics::operational::{explore, ExploreOptions};
 use relaxlab_semantics::outcome::OutcomeTable;
 

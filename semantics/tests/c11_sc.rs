@@ -11,8 +11,8 @@
 mod c11_support;
 
 use c11_support::{explore, fence, load, reg, store, Builder, Explored};
-use relaxlab_semantics::c11::C11r;
 use relaxlab_semantics::ir::{C11Fence, Observable, Program, ReadOrd as R, WriteOrd as W};
+use relaxlab_semantics::models::C11r;
 
 fn run(p: &Program) -> Explored {
     let pruned = explore(p, &C11r { prune: true });

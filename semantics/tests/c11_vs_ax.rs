@@ -16,9 +16,9 @@ use std::collections::BTreeSet;
 
 use c11_support::programs::corpus;
 use relaxlab_semantics::axiomatic::{run_axiomatic, AxOptions};
-use relaxlab_semantics::c11::C11r;
 use relaxlab_semantics::ir::{AxModel, Value};
 use relaxlab_semantics::model::Race;
+use relaxlab_semantics::models::C11r;
 use relaxlab_semantics::operational::{explore, ExploreOptions};
 use relaxlab_semantics::outcome::OutcomeTable;
 

@@ -12,9 +12,9 @@ use std::collections::BTreeSet;
 use c11_support::programs::corpus;
 use c11_support::{load, reg, store, Builder};
 use relaxlab_semantics::axiomatic::{run_axiomatic, AxOptions};
-use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::{AxModel, InstrId, LocId, ReadOrd, ThreadId, Value, WriteOrd};
 use relaxlab_semantics::model::{EventKind, MemOp, MemoryModel, Race, Site};
+use relaxlab_semantics::models::C11t;
 use relaxlab_semantics::operational::{explore, ExploreOptions};
 use relaxlab_semantics::outcome::OutcomeTable;
 

@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 
 use ax_builder::*;
 use relaxlab_semantics::axiomatic::{run_axiomatic, AxOptions};
-use relaxlab_semantics::c11::C11r;
-use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::{AxModel, Value};
+use relaxlab_semantics::models::C11r;
+use relaxlab_semantics::models::C11t;
 use relaxlab_semantics::operational::{explore, ExploreOptions};
 use relaxlab_semantics::outcome::OutcomeTable;
 

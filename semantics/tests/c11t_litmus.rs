@@ -6,10 +6,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use relaxlab_semantics::c11::C11r;
-use relaxlab_semantics::c11t::C11t;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Subject, Value, Verdict};
 use relaxlab_semantics::model::MemoryModel;
+use relaxlab_semantics::models::C11r;
+use relaxlab_semantics::models::C11t;
 use relaxlab_semantics::operational::{explore, ExploreOptions};
 use relaxlab_semantics::outcome::OutcomeTable;
 

@@ -7,7 +7,7 @@ use op_util::*;
 use relaxlab_semantics::ir::*;
 use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
     describe_trace, explore, program_for, run_hardware, ExploreOptions, Run,
 };

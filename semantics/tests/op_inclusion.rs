@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use relaxlab_semantics::ir::*;
 use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{explore, program_for, ExploreOptions};
 
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@ mod op_util;
 use op_util::*;
 use relaxlab_semantics::ir::{HwFence, Program, ReadOrd, Verdict, WriteOrd};
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{explore, ExploreOptions, Reduction};
 use Verdict::{Never, Sometimes};
 

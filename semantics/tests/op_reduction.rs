@@ -18,20 +18,20 @@
 //! (default 2,000 in release builds, 200 in debug builds) and
 //! `RELAXLAB_POR_SEED=K` another fixed sequence, for long runs in chunks.
 
-use relaxlab_semantics::c11::{C11r, ScRaces};
-use relaxlab_semantics::c11t::C11t;
+use relaxlab_semantics::analyses::relaxer::mark_non_sc;
 use relaxlab_semantics::dependence::{Footprint, InternalAgent};
 use relaxlab_semantics::ir::{
     C11Fence, FenceKind, LocId, ModelKey, OpModel, Program, ReadOrd, ThreadId, Value,
 };
 use relaxlab_semantics::mapping::{Mapping, Target};
 use relaxlab_semantics::model::{Event, MemOp, MemoryModel, Site, Step};
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::C11t;
+use relaxlab_semantics::models::{C11r, ScRaces};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
     check_dependence, explore, replay_witness, ExploreOptions, Reduction,
 };
 use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable};
-use relaxlab_semantics::relaxer::mark_non_sc;
 
 /// Programs per family.
 fn programs() -> usize {

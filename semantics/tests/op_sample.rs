@@ -6,7 +6,7 @@ use op_util::*;
 use relaxlab_semantics::ir::*;
 use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
     explore, replay, sample, ExploreOptions, SampleOptions, Strategy,
 };

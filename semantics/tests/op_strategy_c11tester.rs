@@ -5,11 +5,11 @@
 mod op_util;
 
 use op_util::*;
-use relaxlab_semantics::c11::C11r;
 use relaxlab_semantics::ir::*;
 use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::C11r;
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
     explore, program_for, replay, sample, ExploreOptions, SampleOptions, Strategy,
 };

@@ -7,15 +7,15 @@
 mod relaxer_support;
 
 use relaxer_support::{fig1, ld, program, st, thread};
+use relaxlab_semantics::analyses::relaxer::lift::{lift_exact, Access, LiftedEvent};
+use relaxlab_semantics::analyses::relaxer::{creates, predict, PredictOptions};
 use relaxlab_semantics::ir::{FenceKind, HwFence, Instr, InstrId, LocId, Program, ThreadId};
 use relaxlab_semantics::ir::{RegId, ThreadKind};
 use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::EventKind;
-use relaxlab_semantics::operational::models::Pslo;
+use relaxlab_semantics::models::Pslo;
 use relaxlab_semantics::operational::{program_for, replay_witness};
 use relaxlab_semantics::outcome::{Trace, TraceStep};
-use relaxlab_semantics::relaxer::lift::{lift_exact, Access, LiftedEvent};
-use relaxlab_semantics::relaxer::{creates, predict, PredictOptions};
 
 /// A step of thread `t` at instruction `i`.
 fn at(t: u32, i: u32, event: EventKind) -> TraceStep {

@@ -8,16 +8,16 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use relaxer_support::{br, dekker, fig1, fig2, ld, program, reg, st, thread, Line};
+use relaxlab_semantics::analyses::relaxer::predict::predict_from_trace;
+use relaxlab_semantics::analyses::relaxer::{
+    predict, predict_exhaustive, ExhaustivePrediction, PredictOptions, PredictedCycle,
+};
 use relaxlab_semantics::ir::{
     Expr, Instr, InstrId, LocId, Program, ReadOrd, RegId, RmwOp, RmwOrd, ThreadId, Value,
 };
 use relaxlab_semantics::model::EventKind;
 use relaxlab_semantics::operational::ExploreOptions;
 use relaxlab_semantics::outcome::{Trace, TraceStep};
-use relaxlab_semantics::relaxer::predict::predict_from_trace;
-use relaxlab_semantics::relaxer::{
-    predict, predict_exhaustive, ExhaustivePrediction, PredictOptions, PredictedCycle,
-};
 
 // ---------------------------------------------------------------------
 // Brute force: every SC interleaving of a loop-free program, by a small

@@ -5,13 +5,13 @@ mod relaxer_support;
 
 use proptest::prelude::*;
 use relaxer_support::{assert_eq0, ld, program, st, thread, Line};
-use relaxlab_semantics::ir::Program;
-use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
-use relaxlab_semantics::operational::{explore, ExploreOptions};
-use relaxlab_semantics::relaxer::{
+use relaxlab_semantics::analyses::relaxer::{
     confirm, ground_truth, mark_non_sc, predict, sc_violation, PredictOptions,
 };
+use relaxlab_semantics::ir::Program;
+use relaxlab_semantics::model::MemoryModel;
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::operational::{explore, ExploreOptions};
 
 /// An access: a store of 1 or 2, or a load into the thread's register.
 #[derive(Clone, Copy, Debug)]

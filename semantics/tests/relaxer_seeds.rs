@@ -4,14 +4,14 @@
 mod relaxer_support;
 
 use relaxer_support::{dekker, fig1, fig2};
-use relaxlab_semantics::ir::Program;
-use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Sc, Tso};
-use relaxlab_semantics::operational::{explore, ExploreOptions};
-use relaxlab_semantics::relaxer::{
+use relaxlab_semantics::analyses::relaxer::{
     confirm, describe_cycle, ground_truth, mark_non_sc, predict, sc_violation, PredictOptions,
     PredictedCycle,
 };
+use relaxlab_semantics::ir::Program;
+use relaxlab_semantics::model::MemoryModel;
+use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::operational::{explore, ExploreOptions};
 
 fn labels(cycles: &[PredictedCycle]) -> Vec<Vec<u32>> {
     cycles.iter().map(PredictedCycle::labels).collect()

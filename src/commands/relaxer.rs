@@ -15,11 +15,11 @@
 //! `run` does.
 
 use miette::IntoDiagnostic;
+use relaxlab_semantics::analyses::relaxer::{self, ConfirmOptions, PredictOptions, PredictedCycle};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::operational::models::{Pslo, Pso, Tso};
+use relaxlab_semantics::models::{Pslo, Pso, Tso};
 use relaxlab_semantics::outcome::BoundHit;
-use relaxlab_semantics::relaxer::{self, ConfirmOptions, PredictOptions, PredictedCycle};
 
 use super::common;
 use crate::cli::{ConfirmArgs, PredictArgs};

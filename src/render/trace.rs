@@ -1,9 +1,9 @@
 //! Witness traces, one line per step.
 
+use relaxlab_semantics::analyses::relaxer;
 use relaxlab_semantics::ir::{ModelKey, Program};
 use relaxlab_semantics::operational::{buffers_stores, describe_trace};
 use relaxlab_semantics::outcome::Trace;
-use relaxlab_semantics::relaxer;
 
 /// The lines of a trace of `program` (the program the model ran, after
 /// the mapping, so that inserted fences appear as steps) under `key`.

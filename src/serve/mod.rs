@@ -11,7 +11,7 @@
 //!   `relaxlab run --format json` prints (the same rendering code), and
 //!   each diagnostic carries its labels' spans in the source sent;
 //! - `POST /api/step/start`, `take`, `back`, `forward`, `restart`: the
-//!   stepper (`relaxlab_semantics::stepper`), a session per walk.
+//!   stepper (`relaxlab_semantics::analyses::stepper`), a session per walk.
 //!
 //! Limits, so that a pasted huge test cannot take the server down: the
 //! request size, every exploration's state and candidate bounds, a time

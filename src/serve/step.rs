@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::Json;
+use relaxlab_semantics::analyses::stepper::{self, RunEnd, RunStatus, StepView, ThreadState};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Span, Value};
 use relaxlab_semantics::picture::Group;
-use relaxlab_semantics::stepper::{self, RunEnd, RunStatus, StepView, ThreadState};
 use serde::{Deserialize, Serialize};
 
 use super::app::{ApiError, ApiJson, App};

@@ -8,10 +8,10 @@
 //! bound it puts on their sources [`observer_bound`]. A model without the
 //! opt-in sees whole candidates, each checked on its own.
 
-use super::c11;
+use super::axioms::c11;
+use super::axioms::hardware;
 use super::candidates::{final_values, for_each_candidate, set_read_value, Candidate};
 use super::execution::{AxError, EventId, Execution};
-use super::hardware;
 use super::observers::{Extensions, ScMarks, SequenceCache};
 use super::outcome_ids::{OutcomeIds, NO_TUPLE};
 use super::paths::{thread_paths, value_domains, FreeReads};

@@ -16,12 +16,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::c11;
+use super::axioms::c11;
+use super::axioms::hardware;
 use super::candidates::for_each_candidate;
 use super::cat::{CatModel, CheckKind, Fired, Machine, Verdict};
 use super::consistent::{outcome_values, Split};
 use super::execution::{AxError, Execution};
-use super::hardware;
 use super::paths::{thread_paths, value_domains, FreeReads};
 use super::relation::Relation;
 use super::run::{

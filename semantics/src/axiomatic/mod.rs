@@ -12,14 +12,13 @@
 //! whole candidates (no free reads, no observer split: a cat model may read
 //! any relation).
 
-mod c11;
+mod axioms;
 mod candidates;
 pub mod cat;
 mod consistent;
 mod dot;
 mod execution;
 mod free_reads;
-mod hardware;
 mod judge;
 mod lift;
 mod observers;
@@ -27,7 +26,6 @@ mod outcome_ids;
 mod paths;
 mod relation;
 mod run;
-mod sc_order;
 mod skeleton;
 mod unroll;
 

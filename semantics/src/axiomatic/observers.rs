@@ -2,7 +2,7 @@
 //! by location, so that their `rf` choices are a product the engine can
 //! enumerate without re-checking the whole execution (MODELS.md 4).
 //!
-//! A model that opts in (`super::c11::observer_reads`) names, per
+//! A model that opts in (`super::axioms::c11::observer_reads`) names, per
 //! skeleton, reads that are *terminal*: everything after them in their
 //! thread is such a read too, and nothing waits for their thread (no
 //! `asw` edge leaves them; [`terminal_reads`]). For such a read `r` of a
@@ -382,7 +382,7 @@ impl ScMarks {
         if k > 64 || positions > 64 {
             return None;
         }
-        let core_sc = super::hardware::check_sc(ex).is_ok();
+        let core_sc = super::axioms::hardware::check_sc(ex).is_ok();
         let mut marks = ScMarks {
             core_sc,
             k,

@@ -16,10 +16,10 @@
 
 use std::collections::BTreeMap;
 
-use super::c11;
+use super::axioms::c11;
+use super::axioms::hardware;
 use super::consistent::{for_each_consistent, End, Split};
 use super::execution::{AxError, EventId, Execution, Rejection};
-use super::hardware;
 use super::relation::Relation;
 use super::unroll::unroll;
 use crate::budget::Budget;

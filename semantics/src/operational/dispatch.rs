@@ -7,8 +7,8 @@ use crate::model::MemoryModel;
 use crate::outcome::{OutcomeTable, Trace};
 
 use super::exhaustive::{explore, ExploreOptions};
-use super::models::{Pslo, Pso, Sc, Tso};
 use super::sample::{replay, sample, SampleOptions};
+use crate::models::{Pslo, Pso, Sc, Tso};
 
 /// How to run a model.
 #[derive(Clone, Debug)]

@@ -7,11 +7,9 @@ mod check;
 mod dispatch;
 mod doomed;
 mod exhaustive;
-mod flat;
 mod intern;
 mod interp;
 mod liveness;
-pub mod models;
 mod reduction;
 mod rng;
 mod runner;
@@ -24,14 +22,13 @@ pub use baseline::hash_baseline;
 pub use check::{check_dependence, replay_witness, DependenceCheck, Replayed};
 pub use dispatch::{buffers_stores, replay_hardware, run_hardware, Run};
 pub use exhaustive::{explore, explore_with_progress, program_for, ExploreOptions};
-pub use flat::Segs;
 pub use reduction::Reduction;
 pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOptions};
 pub use schedule::Strategy;
 pub use trace::{describe_step, describe_trace};
 
-// Hooks for RELAXER's Phase II scheduler (`crate::relaxer::confirm`) and
-// the playground's stepper (`crate::stepper`), which drive single runs
+// Hooks for RELAXER's Phase II scheduler (`crate::analyses::relaxer::confirm`) and
+// the playground's stepper (`crate::analyses::stepper`), which drive single runs
 // move by move.
 pub(crate) use intern::hash_of;
 pub(crate) use interp::{Ended, Group, Interp, FINISHED, NOT_STARTED};

@@ -1,14 +1,16 @@
 //! `relaxlab repair FILE --model M`: the minimum repairs of a test, each
 //! verified twice: by the search's exhaustive run of the repaired program
-//! (`relaxlab_semantics::repair`), and again here, by parsing the printed
+//! (`relaxlab_semantics::analyses::repair`), and again here, by parsing the printed
 //! text and running it under M, which must give the same outcomes and
 //! verdicts. A repair that fails the second check is an internal error,
 //! never printed as a repair.
 
 use miette::IntoDiagnostic;
+use relaxlab_semantics::analyses::repair::{
+    Family, Goal, Judge, Repair, RepairOptions, Solution, Status,
+};
 use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program, Verdict};
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
-use relaxlab_semantics::repair::{Family, Goal, Judge, Repair, RepairOptions, Solution, Status};
 
 use super::render;
 use super::text::{self, Verdicts};

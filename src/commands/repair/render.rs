@@ -42,11 +42,11 @@
 
 use std::path::Path;
 
-use relaxlab_semantics::ir::{ModelKey, Program, Quantifier};
-use relaxlab_semantics::outcome::OutcomeTable;
-use relaxlab_semantics::repair::{
+use relaxlab_semantics::analyses::repair::{
     Anchor, Behaviour, Change, Family, Goal, Repair, Site, SiteKind, Solution, Status,
 };
+use relaxlab_semantics::ir::{ModelKey, Program, Quantifier};
+use relaxlab_semantics::outcome::OutcomeTable;
 use serde::Serialize;
 
 use super::command::Printed;

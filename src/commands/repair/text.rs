@@ -19,8 +19,8 @@
 //! program point into it.
 
 use relaxlab_grammar::ast::{self, Stmt, StmtKind};
+use relaxlab_semantics::analyses::repair::{Anchor, Change, Site, SiteKind};
 use relaxlab_semantics::ir::{Program, Span};
-use relaxlab_semantics::repair::{Anchor, Change, Site, SiteKind};
 
 /// What the repaired file says of the runs of the repaired program.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -194,7 +194,8 @@ fn order_edits(
             out.push(Edit {
                 at: fail.span.start as usize,
                 len: (fail.span.end - fail.span.start) as usize,
-                text: relaxlab_semantics::repair::site::read_name(new.read_part()).to_string(),
+                text: relaxlab_semantics::analyses::repair::site::read_name(new.read_part())
+                    .to_string(),
             });
         }
     }

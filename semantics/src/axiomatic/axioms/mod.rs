@@ -1,0 +1,7 @@
+//! The axioms of the built-in axiomatic models: the hardware models'
+//! (`hardware`), the C11 models' (`c11`) and the SC order search the C11
+//! models share (`sc_order`).
+
+pub(super) mod c11;
+pub(super) mod hardware;
+pub(super) mod sc_order;
