@@ -53,6 +53,61 @@ fn x86_64_tests_print_what_herd7_prints_under_x86_tso() {
     assert!(n >= 8);
 }
 
+/// herd7's own outputs, recorded by `scripts/herd-record` in
+/// `tests/herd/recorded/` (herdtools7's X86 and X86_64 catalogues and
+/// regression tests, and tests of every older X86 form herd7 reads):
+/// relaxlab prints `NAME.herd`, herd7's output without its Time and Hash
+/// lines, or, where the book (herd7 compatibility, "Where relaxlab and
+/// herd7 differ") explains a difference, `NAME.relaxlab`, which must then
+/// differ from herd7's.
+#[test]
+fn recorded_herd7_outputs_are_reproduced() {
+    let root = support::root().join("tests/herd/recorded");
+    let mut subs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    subs.sort();
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for sub in subs {
+        for path in support::litmus_files(&support::relative(&sub)) {
+            let rel = support::relative(&path);
+            let herd = std::fs::read_to_string(path.with_extension("herd"))
+                .unwrap_or_else(|_| panic!("{rel} has no recorded herd7 output"));
+            let differs = std::fs::read_to_string(path.with_extension("relaxlab")).ok();
+            let (code, out, err) = relaxlab(&[
+                "run",
+                &rel,
+                "--axiomatic",
+                "tso",
+                "--unroll",
+                "2",
+                "--format",
+                "herd",
+            ]);
+            assert!(code == 0 || code == 3, "{rel}: exit {code}: {err}");
+            checked += 1;
+            match differs {
+                Some(expected) => {
+                    assert_ne!(expected, herd, "{rel}: NAME.relaxlab equals herd7's output");
+                    if out != expected {
+                        wrong.push(format!("{rel}:\n--- expected\n{expected}--- got\n{out}"));
+                    }
+                }
+                None if out != herd => {
+                    wrong.push(format!("{rel}:\n--- herd7\n{herd}--- relaxlab\n{out}"));
+                }
+                None => {}
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked >= 80, "{checked}");
+}
+
 #[test]
 fn x86_operational_tso_agrees_with_the_axiomatic_golden_outcomes() {
     // The operational TSO prints outcome counts where herd prints execution

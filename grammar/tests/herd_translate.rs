@@ -284,6 +284,7 @@ fn to_herd_c_prints_a_mixed_location_as_int_with_atomic_calls() {
     );
 }
 
+/// herd's grouping is kept, where herd's `=>` binds tighter than `/\\`.
 #[test]
 fn the_condition_language_keeps_its_structure() {
     let src = "C T\n{ x = 0; }\nP0 (atomic_int* x) {\n  int r0 = atomic_load(x);\n}\n\
@@ -293,7 +294,7 @@ fn the_condition_language_keeps_its_structure() {
     assert!(
         text.ends_with(
             "observe { x; 0:r0; }\nfilter (0:r0 = 1 \\/ ~x = 2)\n\
-             forall (true => x = 1 /\\ (0:r0 != 1 \\/ false))\n"
+             forall ((true => x = 1) /\\ (0:r0 != 1 \\/ false))\n"
         ),
         "{text}"
     );

@@ -23,7 +23,8 @@
 //! 2. A state lists the observed values (the condition's, then those of
 //!    `locations`/`observe`) in herd's location order: registers first, by
 //!    thread number then register (X86 registers in herd's order `EAX EBX
-//!    ECX EDX ESI EDI EBP ESP`, other names by string comparison), then
+//!    ECX EDX ESI EDI EBP ESP EIP ZF SF CF`, other names by string
+//!    comparison), then
 //!    shared locations by name. Registers print as `N:reg=v;` with the
 //!    thread's NUMBER, locations as `[x]=v;` (herd 7.5x brackets global
 //!    locations in C and X86 output alike), values in decimal.
@@ -45,8 +46,10 @@
 //!    condition and those not. For `~exists P` the condition is `~P`, so the
 //!    counts are P's swapped. The `Observation` line always gives P's counts,
 //!    with `Always` (no negative), `Never` (no positive) or `Sometimes`.
-//! 6. The `Condition` line reprints the condition in herd's spelling
-//!    (`0:r0=0`, `[x]=1`, `/\`, `\/`, `~`, `=>`; `!=` as `~(a=v)`).
+//! 6. The `Condition` line reprints the condition as herd's printer does
+//!    (`0:r0=0`, `[x]=1`, `/\`, `\/`, `=>`, `not (P)`; `!=` as
+//!    `not (a=v)`), parenthesised by herd's precedence, where `=>` binds
+//!    tighter than `/\` and `\/`.
 //!
 //! Counts come from the rows' `count` field: the axiomatic engine stores
 //! the number of consistent executions per outcome there, as herd counts.
@@ -87,11 +90,12 @@ use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 
 use super::table::{describe_bound, describe_failure, Mode};
 
-/// herd's X86 registers in the order of its register type, then its
-/// X86_64 registers (as the importer names them) in theirs.
-const X86_REGS: [&str; 24] = [
-    "EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP", "rax", "rbx", "rcx", "rdx", "rsi",
-    "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+/// herd's X86 registers in the order of its register type (the flags
+/// after the general-purpose registers), then its X86_64 registers (as
+/// the importer names them) in theirs.
+const X86_REGS: [&str; 28] = [
+    "EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP", "EIP", "ZF", "SF", "CF", "rax", "rbx",
+    "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 ];
 
 /// Renders one result as herd7 prints it.
@@ -251,7 +255,7 @@ pub fn render_with(
         }
     );
     let _ = writeln!(s, "Witnesses");
-    let condition = format!("{quant} ({})", prop_text(program, &prop, 0));
+    let condition = format!("{quant} ({})", prop_text(program, &prop, Above::Top));
     match sampled {
         Some(_) => {
             let _ = writeln!(s, "Positive: {wpos}, Negative: {wneg}");
@@ -316,11 +320,31 @@ fn herd_name(program: &Program, o: Observable) -> String {
     }
 }
 
-/// A proposition in herd's spelling, parenthesised where its context
-/// (binding power `ctx`: 0 `=>`, 1 `\/`, 2 `/\`, 3 `~`) needs it.
-fn prop_text(program: &Program, p: &Prop, ctx: u8) -> String {
-    let wrap = |text: String, own: u8| {
-        if own < ctx {
+/// Where a proposition is printed, for herd's parenthesising rules.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Above {
+    Top,
+    And,
+    Or,
+    Implies,
+}
+
+/// A proposition as herd7's printer (`ConstrGen.pp_prop`) writes it:
+/// `not (P)` for a negation (and for `!=`), and parentheses exactly where
+/// herd's grammar needs them, where `=>` binds tighter than `/\` and
+/// `\/` but a chain of `/\` (or of `\/`, or of `=>`) needs none.
+fn prop_text(program: &Program, p: &Prop, above: Above) -> String {
+    let paren = |here: Above, text: String| {
+        let needed = match (above, here) {
+            (Above::Top, _) => false,
+            (Above::Implies, Above::Implies) => false,
+            (Above::Implies, _) => true,
+            (Above::And, Above::And) => false,
+            (Above::And, _) => true,
+            (Above::Or, Above::Implies) => true,
+            (Above::Or, _) => false,
+        };
+        if needed {
             format!("({text})")
         } else {
             text
@@ -330,33 +354,31 @@ fn prop_text(program: &Program, p: &Prop, ctx: u8) -> String {
         Prop::True => "true".to_string(),
         Prop::False => "false".to_string(),
         Prop::Atom(o, CmpOp::Eq, v) => format!("{}={v}", herd_name(program, *o)),
-        Prop::Atom(o, CmpOp::Ne, v) => format!("~({}={v})", herd_name(program, *o)),
-        Prop::Not(q) => format!("~{}", prop_text(program, q, 4)),
-        // `/\` and `\/` are associative: the front end groups a long chain
-        // as a balanced tree, printed without parentheses like the chain.
-        Prop::And(a, b) => wrap(
+        Prop::Atom(o, CmpOp::Ne, v) => format!("not ({}={v})", herd_name(program, *o)),
+        Prop::Not(q) => format!("not ({})", prop_text(program, q, Above::Top)),
+        Prop::And(a, b) => paren(
+            Above::And,
             format!(
                 "{} /\\ {}",
-                prop_text(program, a, 2),
-                prop_text(program, b, 2)
+                prop_text(program, a, Above::And),
+                prop_text(program, b, Above::And)
             ),
-            2,
         ),
-        Prop::Or(a, b) => wrap(
+        Prop::Or(a, b) => paren(
+            Above::Or,
             format!(
                 "{} \\/ {}",
-                prop_text(program, a, 1),
-                prop_text(program, b, 1)
+                prop_text(program, a, Above::Or),
+                prop_text(program, b, Above::Or)
             ),
-            1,
         ),
-        Prop::Implies(a, b) => wrap(
+        Prop::Implies(a, b) => paren(
+            Above::Implies,
             format!(
                 "{} => {}",
-                prop_text(program, a, 1),
-                prop_text(program, b, 0)
+                prop_text(program, a, Above::Implies),
+                prop_text(program, b, Above::Implies)
             ),
-            0,
         ),
     }
 }
@@ -383,7 +405,7 @@ fn digest(program: &Program) -> u128 {
         }
     }
     if let Some(c) = &program.condition {
-        feed(&prop_text(program, &c.prop, 0));
+        feed(&prop_text(program, &c.prop, Above::Top));
     }
     h
 }
@@ -644,7 +666,7 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("Condition forall (~(0:r0=1 => false))\n"),
+            out.contains("Condition forall (not (0:r0=1 => false))\n"),
             "{out}"
         );
         assert!(out.contains("Observation T Sometimes 1 2\n"), "{out}");

@@ -1,15 +1,28 @@
 //! What the C and X86 formats share: the init block and the trailers
-//! (`locations [...]`, `filter P`, `exists P`, `~exists P`, `forall P`).
+//! (`locations [...]`, `filter P`, then the condition), as herd7's state
+//! parser reads them.
 //!
-//! herd's condition language: atoms `N:reg=v`, `x=v`, `[x]=v` (also `!=`
-//! and `<>`, `==`), `true`, `false`; connectives `~`, `/\`, `\/`, `=>`
-//! (loosest), parentheses. The translation keeps the structure and the
-//! parentheses as written and prints relaxlab's spelling (`0:r0 = 1`,
+//! herd's condition language: atoms `N:reg=v` (also `PN:reg=v`), `x=v`,
+//! `[x]=v` (also `!=` and `<>`, `==`), `true`, `false`; connectives `~`
+//! (or `not`), `/\`, `\/`, `=>`, parentheses. herd binds `=>` tighter
+//! than `/\` and `\/` (`a /\ b => c` is `a /\ (b => c)`), where
+//! relaxlab's own language makes it the loosest: the translation keeps
+//! herd's grouping and adds the parentheses relaxlab needs. It keeps
+//! the parentheses as written and prints relaxlab's spelling (`0:r0 = 1`,
 //! `x = 1`).
+//!
+//! The condition is `exists P`, `~exists P` (`not exists P`), `forall P`,
+//! or one of herd's older forms: `final P` and a bare `(P)` mean `exists
+//! P`, and `observed A1; A2; and B1; ...` means `exists ((A1 /\ A2) \/
+//! (B1 ...))`. A test may have no condition at all. A `;` may follow the
+//! condition, then `with` and a list of expectations (`tso: ~exists;`),
+//! which name other tools' models and are read and ignored. herd stops
+//! reading at `<<`: what follows (old tools' display directives) is
+//! ignored too.
 
 use relaxlab_semantics::ir::Span;
 
-use super::emit::{name, Out};
+use super::emit::{name, Out, RegAddr};
 use super::error::{at, HerdError};
 use super::lexer::{Cursor, Tok};
 
@@ -48,7 +61,12 @@ impl P {
                         out.push_str(op);
                         out.push(' ');
                     }
-                    out.push_str(&p.print());
+                    // relaxlab's `=>` is the loosest connective, herd's
+                    // binds tighter than `/\\` and `\\/`.
+                    match p {
+                        P::Implies(..) => out.push_str(&format!("({})", p.print())),
+                        _ => out.push_str(&p.print()),
+                    }
                 }
                 out
             }
@@ -82,20 +100,77 @@ pub(crate) fn init_block(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), Herd
     }
 }
 
+/// Does a register of a thread start here: `N:` or herd's older `PN:`?
+fn at_thread_prefix(cur: &Cursor<'_>) -> bool {
+    match (cur.peek(), cur.peek_at(1)) {
+        (Tok::Int(_), Tok::Colon) => true,
+        (Tok::Ident(p), Tok::Colon) => thread_word(p).is_some(),
+        _ => false,
+    }
+}
+
+/// The thread number of herd's `PN` (`P0`, `P12`).
+fn thread_word(p: &str) -> Option<i64> {
+    let digits = p.strip_prefix('P')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// `N:` or `PN:` (see [`at_thread_prefix`]): the thread number and its span.
+fn thread_prefix(cur: &mut Cursor<'_>) -> Result<(i64, Span), HerdError> {
+    let t = match cur.peek() {
+        Tok::Ident(p) => match thread_word(p) {
+            Some(t) => (t, cur.bump().1),
+            None => return Err(cur.error("a thread number")),
+        },
+        _ => cur.int("a thread number")?,
+    };
+    cur.expect(Tok::Colon, "`:` after the thread number")?;
+    Ok(t)
+}
+
 /// One entry of the init block.
 fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     let start = cur.span();
-    if let (Tok::Int(_), Tok::Colon) = (cur.peek(), cur.peek_at(1)) {
-        let (t, _) = cur.int("a thread number")?;
-        cur.bump();
-        let (reg, _) = cur.ident("a register")?;
+    // A register, maybe after its type (`int64_t 0:rcx;`, which herd reads
+    // for its type only).
+    let mut k = 0;
+    while let Tok::Ident(w) = cur.peek_at(k) {
+        if cur.peek_at(k + 1) == Tok::Colon && thread_word(w).is_some() {
+            break;
+        }
+        k += 1;
+    }
+    if matches!(
+        (cur.peek_at(k), cur.peek_at(k + 1)),
+        (Tok::Int(_) | Tok::Ident(_), Tok::Colon)
+    ) {
+        for _ in 0..k {
+            cur.bump();
+        }
+        let (t, _) = thread_prefix(cur)?;
+        let (reg, reg_span) = cur.ident("a register")?;
+        let t = usize::try_from(t).unwrap_or(usize::MAX);
+        let reg = out.reg_name(reg);
         let value = if cur.eat(Tok::Assign) {
-            init_value(cur)?
+            match register_address(cur) {
+                Some((loc, span)) => {
+                    out.reg_addrs.push(RegAddr {
+                        thread: t,
+                        reg,
+                        loc: name(loc),
+                        span: Span::new(reg_span.start as usize, span.end as usize),
+                    });
+                    return Ok(());
+                }
+                None => init_value(cur)?,
+            }
         } else {
             0
         };
-        let t = usize::try_from(t).unwrap_or(usize::MAX);
-        out.reg_inits.push((t, out.reg_name(reg), value));
+        out.reg_inits.push((t, reg, value));
         return Ok(());
     }
     let mut words: Vec<(&str, Span)> = Vec::new();
@@ -103,6 +178,21 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     let mut stars = Vec::new();
     loop {
         match cur.peek() {
+            Tok::Ident(_) if cur.peek_at(1) == Tok::LBracket && cur.peek_at(3) == Tok::RBracket => {
+                let (arr, span) = cur.ident("a location")?;
+                let end = cur.peek_at(2);
+                if let Tok::Int(_) = end {
+                    cur.bump();
+                    cur.bump();
+                    let close = cur.bump().1;
+                    return Err(HerdError::unsupported(
+                        format!("the array `{arr}`"),
+                        Span::new(span.start as usize, close.end as usize),
+                        "relaxlab locations hold one integer each; declare one location per cell",
+                    ));
+                }
+                words.push((arr, span));
+            }
             Tok::Ident(w) => words.push((w, cur.bump().1)),
             Tok::Star => stars.push(cur.bump().1),
             Tok::LBracket => {
@@ -133,6 +223,20 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     Ok(())
 }
 
+/// A register's initial value that is the address of a location (`x`
+/// or `&x`), which only the X86 importers can use ([`RegAddr`]); the
+/// cursor does not move when the value is an integer.
+fn register_address<'s>(cur: &mut Cursor<'s>) -> Option<(&'s str, Span)> {
+    match (cur.peek(), cur.peek_at(1)) {
+        (Tok::Ident(x), _) if x != "ATOMIC_INIT" => Some((x, cur.bump().1)),
+        (Tok::Amp, Tok::Ident(x)) => {
+            cur.bump();
+            Some((x, cur.bump().1))
+        }
+        _ => None,
+    }
+}
+
 /// The value of an init entry: an integer, or C11's `ATOMIC_INIT(n)`.
 /// `&x` and `x` (addresses) are refused.
 fn init_value(cur: &mut Cursor<'_>) -> Result<i64, HerdError> {
@@ -158,8 +262,17 @@ fn init_value(cur: &mut Cursor<'_>) -> Result<i64, HerdError> {
     }
 }
 
-/// Checks the thread numbers of the init block's registers.
+/// Checks the thread numbers of the init block's registers, and that no
+/// register holds an address (an importer that gives addresses a meaning
+/// takes [`Out::reg_addrs`] before).
 pub(crate) fn check_reg_inits(out: &Out, init_span: Span) -> Result<(), HerdError> {
+    if let Some(a) = out.reg_addrs.first() {
+        return Err(HerdError::unsupported(
+            "an address as initial value",
+            a.span,
+            "relaxlab values are integers; pointers between locations are not supported",
+        ));
+    }
     match out
         .reg_inits
         .iter()
@@ -177,47 +290,125 @@ pub(crate) fn check_reg_inits(out: &Out, init_span: Span) -> Result<(), HerdErro
     }
 }
 
-/// TRAILERS: every `locations`, `filter` and quantified condition up to the
-/// end of the file, appended to `out.trailers` as relaxlab text.
+/// TRAILERS: every `locations`, `filter` and condition up to the end of
+/// the file (or herd's `<<`), appended to `out.trailers` as relaxlab text.
 pub(crate) fn trailers(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     cur.reset_depth();
+    let mut condition = false;
     loop {
+        let quantified =
+            match cur.peek() {
+                Tok::Eof | Tok::Shl => return Ok(()),
+                Tok::Semi if condition => {
+                    cur.bump();
+                    continue;
+                }
+                Tok::Ident("with") if condition => {
+                    cur.bump();
+                    expectations(cur)?;
+                    continue;
+                }
+                Tok::Ident("locations") => {
+                    cur.bump();
+                    let items = locations(cur, out)?;
+                    out.trailers.push(format!("observe {{ {}}}", items));
+                    continue;
+                }
+                Tok::Ident("filter") => {
+                    cur.bump();
+                    let p = prop(cur, out)?;
+                    out.trailers.push(format!("filter {}", p.print_wrapped()));
+                    continue;
+                }
+                _ if condition => {
+                    return Err(cur.error("`;`, `with` or the end of the test after the condition"))
+                }
+                Tok::Ident("exists") => "exists",
+                Tok::Ident("forall") => "forall",
+                // herd's older spelling of `exists`.
+                Tok::Ident("final") => "exists",
+                Tok::Tilde | Tok::Bang if cur.peek_at(1) == Tok::Ident("exists") => {
+                    cur.bump();
+                    "~exists"
+                }
+                Tok::Ident("not") if cur.peek_at(1) == Tok::Ident("exists") => {
+                    cur.bump();
+                    "~exists"
+                }
+                Tok::Ident("observed" | "Observed") => {
+                    cur.bump();
+                    let p = observed(cur, out)?;
+                    out.trailers.push(format!("exists {}", p.print_wrapped()));
+                    condition = true;
+                    continue;
+                }
+                // A bare `(P)` is `exists (P)`.
+                Tok::LParen => {
+                    let p = prop(cur, out)?;
+                    out.trailers.push(format!("exists {}", p.print_wrapped()));
+                    condition = true;
+                    continue;
+                }
+                Tok::Ident(w @ "cases") => {
+                    return Err(HerdError::unsupported(
+                        format!("the `{w}` clause"),
+                        cur.span(),
+                        "use `exists`, `~exists` or `forall`",
+                    ))
+                }
+                _ => return Err(cur.error(
+                    "`exists`, `~exists`, `forall`, `final`, `observed`, `locations` or `filter`",
+                )),
+            };
+        cur.bump();
+        let p = prop(cur, out)?;
+        out.trailers
+            .push(format!("{quantified} {}", p.print_wrapped()));
+        condition = true;
+    }
+}
+
+/// `with NAME: exists; NAME: ~exists; ...`: what other tools' models
+/// were expected to say, read and dropped.
+fn expectations(cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+    loop {
+        cur.ident("a model name before `:`")?;
+        cur.expect(Tok::Colon, "`:` after the model name")?;
         match cur.peek() {
-            Tok::Eof => return Ok(()),
-            Tok::Ident("locations") => {
+            Tok::Ident("exists" | "forall") => {
                 cur.bump();
-                let items = locations(cur, out)?;
-                out.trailers.push(format!("observe {{ {}}}", items));
             }
-            Tok::Ident("filter") => {
-                cur.bump();
-                let p = prop(cur, out)?;
-                out.trailers.push(format!("filter {}", p.print_wrapped()));
-            }
-            Tok::Ident("exists") => {
-                cur.bump();
-                let p = prop(cur, out)?;
-                out.trailers.push(format!("exists {}", p.print_wrapped()));
-            }
-            Tok::Ident("forall") => {
-                cur.bump();
-                let p = prop(cur, out)?;
-                out.trailers.push(format!("forall {}", p.print_wrapped()));
-            }
-            Tok::Tilde | Tok::Bang if cur.peek_at(1) == Tok::Ident("exists") => {
+            Tok::Tilde | Tok::Bang | Tok::Ident("not")
+                if cur.peek_at(1) == Tok::Ident("exists") =>
+            {
                 cur.bump();
                 cur.bump();
-                let p = prop(cur, out)?;
-                out.trailers.push(format!("~exists {}", p.print_wrapped()));
             }
-            Tok::Ident(w @ ("final" | "cases" | "with")) => {
-                return Err(HerdError::unsupported(
-                    format!("the `{w}` clause"),
-                    cur.span(),
-                    "use `exists`, `~exists` or `forall`",
-                ))
-            }
-            _ => return Err(cur.error("`exists`, `~exists`, `forall`, `locations` or `filter`")),
+            _ => return Err(cur.error("`exists`, `~exists` or `forall`")),
+        }
+        cur.eat(Tok::Semi);
+        if !matches!(cur.peek(), Tok::Ident(_)) {
+            return Ok(());
+        }
+    }
+}
+
+/// `observed A; A; ... and A; ...`: one conjunction per `and`-separated
+/// group, any of which may hold.
+fn observed(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
+    let mut groups = Vec::new();
+    loop {
+        let mut atoms = Vec::new();
+        while !matches!(cur.peek(), Tok::Eof | Tok::Shl | Tok::Ident("and" | "with")) {
+            atoms.push(atom(cur, out)?);
+            cur.expect(Tok::Semi, "`;` after an observed value")?;
+        }
+        groups.push(match atoms.len() {
+            0 => P::Const(true),
+            _ => P::Paren(Box::new(chain("/\\", atoms))),
+        });
+        if !(cur.at_word("and") && cur.eat(cur.peek())) {
+            return Ok(P::Paren(Box::new(chain("\\/", groups))));
         }
     }
 }
@@ -239,9 +430,8 @@ fn locations(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> {
 /// `N:reg`, `x` or `[x]`, in relaxlab spelling; records what it names.
 fn observable(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> {
     match (cur.peek(), cur.peek_at(1)) {
-        (Tok::Int(_), Tok::Colon) => {
-            let (t, tspan) = cur.int("a thread number")?;
-            cur.bump();
+        _ if at_thread_prefix(cur) => {
+            let (t, tspan) = thread_prefix(cur)?;
             let (reg, rspan) = cur.ident("a register")?;
             let span = Span::new(tspan.start as usize, rspan.end as usize);
             let t = usize::try_from(t)
@@ -277,16 +467,14 @@ fn observable(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> 
     }
 }
 
-/// `P => P | P`, right-associative, loosest.
+/// `P \\/ P`, the loosest (herd's precedence: `\\/`, then `/\\`, then
+/// `=>`, then `~`).
 fn prop(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
-    let a = prop_or(cur, out)?;
-    if cur.eat(Tok::Implies) {
-        cur.enter()?;
-        let b = prop(cur, out)?;
-        cur.leave();
-        return Ok(P::Implies(Box::new(a), Box::new(b)));
+    let mut ps = vec![prop_and(cur, out)?];
+    while cur.eat(Tok::Vee) || cur.eat(Tok::OrOr) {
+        ps.push(prop_and(cur, out)?);
     }
-    Ok(a)
+    Ok(chain("\\/", ps))
 }
 
 /// The operands of a chain of one connective, flat.
@@ -297,20 +485,24 @@ fn chain(op: &'static str, mut ps: Vec<P>) -> P {
     }
 }
 
-fn prop_or(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
-    let mut ps = vec![prop_and(cur, out)?];
-    while cur.eat(Tok::Vee) || cur.eat(Tok::OrOr) {
-        ps.push(prop_and(cur, out)?);
-    }
-    Ok(chain("\\/", ps))
-}
-
 fn prop_and(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
-    let mut ps = vec![prop_not(cur, out)?];
+    let mut ps = vec![prop_implies(cur, out)?];
     while cur.eat(Tok::Wedge) || cur.eat(Tok::AndAnd) {
-        ps.push(prop_not(cur, out)?);
+        ps.push(prop_implies(cur, out)?);
     }
     Ok(chain("/\\", ps))
+}
+
+/// `P => P`, right-associative, binding tighter than `/\\`.
+fn prop_implies(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
+    let a = prop_not(cur, out)?;
+    if cur.eat(Tok::Implies) {
+        cur.enter()?;
+        let b = prop_implies(cur, out)?;
+        cur.leave();
+        return Ok(P::Implies(Box::new(a), Box::new(b)));
+    }
+    Ok(a)
 }
 
 fn prop_not(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {

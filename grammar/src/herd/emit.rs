@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use relaxlab_semantics::ir::Span;
+
 /// The words of the relaxlab language that cannot name a register or a
 /// location (LANGUAGE.md, "Lexical structure").
 const KEYWORDS: [&str; 16] = [
@@ -49,6 +51,20 @@ pub(crate) struct ThreadOut {
     pub regs: BTreeSet<String>,
 }
 
+/// A register whose initial value is the address of a location
+/// (`0:EAX=x` in the init block): the X86 importers resolve indirect
+/// operands through it; the others refuse it.
+#[derive(Clone, Debug)]
+pub(crate) struct RegAddr {
+    pub thread: usize,
+    /// The register (relaxlab spelling).
+    pub reg: String,
+    /// The location (relaxlab spelling).
+    pub loc: String,
+    /// The entry in the herd text.
+    pub span: Span,
+}
+
 /// A translation in progress.
 #[derive(Debug, Default)]
 pub(crate) struct Out {
@@ -63,6 +79,8 @@ pub(crate) struct Out {
     pub reg_inits: Vec<(usize, String, i64)>,
     /// `exists (...)`, `filter (...)`, `observe { ... }`, in herd's order.
     pub trailers: Vec<String>,
+    /// Registers whose initial value is an address (`0:EAX=x`).
+    pub reg_addrs: Vec<RegAddr>,
     /// The register a name in the init block or the condition stands for,
     /// when the architecture has aliases (`X86_64`: `0:EAX` is `rax`).
     pub reg_alias: Option<fn(&str) -> Option<&'static str>>,

@@ -11,7 +11,6 @@
 //! [`to_herd_c`] goes the other way, for `relaxlab fmt --to herd-c`: a
 //! relaxlab test inside the C subset printed as a herd C test.
 
-mod att;
 mod c;
 mod c_expr;
 mod cond;
