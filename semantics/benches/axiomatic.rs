@@ -3,7 +3,7 @@
 //! model. Throughput is candidate executions per second (criterion's
 //! "elements"); the time per iteration is the time per test.
 
-#[path = "../tests/ax_builder/mod.rs"]
+#[path = "../tests/it/ax_builder/mod.rs"]
 mod ax_builder;
 
 use ax_builder::*;

@@ -1,0 +1,476 @@
+//! relaxlab on a real pseudo-terminal, as a person runs it: a long
+//! exploration shows a progress bar on standard error, clears it and
+//! prints its table; Ctrl-C (the byte 0x03 typed into the terminal, which
+//! the terminal turns into SIGINT) stops the exploration and prints what
+//! was found so far, with exit code 130.
+//!
+//! Time limits here only catch a hang (a deadlock on the terminal is how
+//! these tests failed before); nothing is asserted about how long a run
+//! takes.
+
+use crate::support;
+
+use std::io::{Read, Write};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, CommandBuilder, PtySize};
+
+/// Long enough for any machine this runs on; reaching it means a hang.
+const HANG: Duration = Duration::from_secs(600);
+
+/// relaxlab running on a pseudo-terminal, its screen output collected.
+struct Session {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    output: mpsc::Receiver<Vec<u8>>,
+    seen: Vec<u8>,
+    // Keeps the terminal open while the child runs.
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: 40,
+                cols: 120,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_relaxlab"));
+        cmd.args(args);
+        cmd.cwd(support::root());
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).expect("relaxlab starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let (tx, output) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            writer,
+            output,
+            seen: Vec::new(),
+            _master: pair.master,
+        }
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.seen).into_owned()
+    }
+
+    /// Reads the screen until `what` appears; panics if it never does.
+    fn wait_for(&mut self, what: &str) {
+        let start = Instant::now();
+        while !self.text().contains(what) {
+            assert!(
+                start.elapsed() < HANG,
+                "`{what}` never appeared on the terminal:\n{}",
+                self.text()
+            );
+            if let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(100)) {
+                self.seen.extend(chunk);
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.drain();
+                assert!(
+                    self.text().contains(what),
+                    "relaxlab ended ({status:?}) before `{what}` appeared:\n{}",
+                    self.text()
+                );
+            }
+        }
+    }
+
+    /// Types bytes into the terminal.
+    fn type_bytes(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Types Ctrl-C after `pause` (a run that is still going then), and
+    /// waits for relaxlab to end: [`Session::finish`].
+    fn ctrl_c(&mut self, pause: Duration) -> (u32, String) {
+        std::thread::sleep(pause);
+        self.type_bytes(&[0x03]);
+        self.finish()
+    }
+
+    /// Waits for relaxlab to end; its exit code, the whole screen output.
+    fn finish(&mut self) -> (u32, String) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > HANG {
+                let _ = self.child.kill();
+                panic!("relaxlab hangs on a terminal:\n{}", self.text());
+            }
+            if let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(100)) {
+                self.seen.extend(chunk);
+            }
+        };
+        self.drain();
+        (status.exit_code(), self.text())
+    }
+
+    fn drain(&mut self) {
+        while let Ok(chunk) = self.output.recv_timeout(Duration::from_millis(500)) {
+            self.seen.extend(chunk);
+        }
+    }
+}
+
+impl Drop for Session {
+    /// A failed assertion must not leave relaxlab running.
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+/// The progress bar's last drawing is followed by an erase of its line
+/// (`ESC [ 2K`) before `then` is printed.
+fn bar_cleared_before(screen: &str, then: &str) -> bool {
+    let Some(bar) = screen.rfind("exploring under") else {
+        return false;
+    };
+    let rest = &screen[bar..];
+    match (rest.find("\x1b[2K"), rest.find(then)) {
+        (Some(clear), Some(table)) => clear < table,
+        _ => false,
+    }
+}
+
+#[test]
+fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finishes() {
+    // 7,026,248 states under tso without reduction, about 6 s on one
+    // worker: well past the second after which the bar shows. (2+2W4x4,
+    // once several seconds, took about one by 2026-11-25, and the bar no
+    // longer showed on an idle machine.)
+    let mut session = Session::start(&[
+        "run",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("exploring under tso"),
+        "no progress bar:\n{screen}"
+    );
+    assert!(
+        bar_cleared_before(&screen, "under tso (exhaustive)"),
+        "the progress bar is not cleared before the table:\n{screen:?}"
+    );
+    assert!(screen.contains("220 outcomes"), "{screen}");
+}
+
+#[test]
+fn check_and_races_show_the_progress_bar_of_a_long_exploration() {
+    // They ran their explorations without a bar: seconds of silence on a
+    // terminal. IRIW3x3 under sc and 2+2W4x4 under c11r, both without
+    // reduction on one worker, take about 3 s each here.
+    let mut session = Session::start(&[
+        "check",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--only",
+        "sc",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("exploring under sc"),
+        "no progress bar:\n{screen}"
+    );
+    assert!(
+        bar_cleared_before(&screen, "ok    litmus/bench/bench-IRIW3x3.litmus"),
+        "the progress bar is not cleared before the result:\n{screen:?}"
+    );
+    let mut session = Session::start(&[
+        "races",
+        "litmus/bench/bench-2+2W4x4.litmus",
+        "--model",
+        "c11r",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.finish();
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("exploring under c11r (races)"),
+        "no progress bar:\n{screen}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
+    // About 6 s under tso without reduction on one worker: interrupted
+    // as soon as the bar shows, after the first second.
+    let mut session = Session::start(&[
+        "run",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    session.wait_for("exploring under tso");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("under tso (exhaustive)") && screen.contains("(PARTIAL)"),
+        "no partial table:\n{screen}"
+    );
+    assert!(
+        screen.contains("PARTIAL: interrupted (Ctrl-C)"),
+        "the table does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        bar_cleared_before(&screen, "under tso (exhaustive)"),
+        "the progress bar is not cleared before the table:\n{screen:?}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_an_axiomatic_run_and_prints_its_partial_table_with_exit_130() {
+    // ax.sc first, then seconds of ax.rc11 candidates: Ctrl-C typed once
+    // the first table is on the screen lands in the second run.
+    let mut session = Session::start(&[
+        "run",
+        "litmus/bench/bench-2+2W4x4.litmus",
+        "--axiomatic",
+        "sc,rc11",
+        "--max-candidates",
+        "1000000000",
+    ]);
+    // The time line follows the whole ax.sc table (a long table may still
+    // be on its way to the terminal when its first line shows).
+    session.wait_for("(ax.sc in ");
+    // Typed at once, Ctrl-C can land between the two runs (the output then
+    // stops there, also exit 130); ax.rc11 runs for seconds, so a short
+    // pause puts it inside the second run.
+    let (code, screen) = session.ctrl_c(Duration::from_millis(300));
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("under ax.rc11 (axiomatic)") && screen.contains("(PARTIAL)"),
+        "no partial table:\n{screen}"
+    );
+    assert!(
+        screen.contains("PARTIAL: interrupted (Ctrl-C)"),
+        "the table does not say it was interrupted:\n{screen}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_repair_which_says_so_with_exit_130() {
+    // A strong c11r placement of IRIW has millions of states: the search
+    // runs for tens of seconds, and prints nothing until it ends.
+    let mut session = Session::start(&[
+        "repair",
+        "litmus/c11/IRIW+fences.sc.litmus",
+        "--model",
+        "c11r",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.ctrl_c(Duration::from_millis(1500));
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("STOPPED") && screen.contains("interrupted (Ctrl-C)"),
+        "the report does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C); the search stopped"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_confirm_which_prints_what_it_has_and_says_so_with_exit_130() {
+    // Phase I and II take a fraction of a second; the unreduced ground
+    // truth of IRIW3x3's first cycle runs for seconds. Confirm used to
+    // run it outside the interruptible mechanism: Ctrl-C ended relaxlab at
+    // once, and the buffered header was lost.
+    let mut session = Session::start(&[
+        "confirm",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+    ]);
+    let (code, screen) = session.ctrl_c(Duration::from_millis(1500));
+    assert_eq!(code, 130, "{screen}");
+    assert!(screen.contains("9 cycles predicted"), "{screen}");
+    assert!(
+        screen.contains("PARTIAL: interrupted (Ctrl-C)"),
+        "the table does not say it was interrupted:\n{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C)"),
+        "no interrupted notice:\n{screen}"
+    );
+    assert!(!screen.contains("   no  "), "{screen}");
+}
+
+#[test]
+fn ctrl_c_stops_a_benchmark_which_says_so_with_exit_130() {
+    // The unreduced IRIW3x3 row takes seconds in its child process; the
+    // parent used to die at Ctrl-C before it could say that it stopped.
+    let mut session = Session::start(&[
+        "bench",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--model",
+        "tso",
+        "--jobs",
+        "1",
+    ]);
+    session.wait_for("full/base");
+    let (code, screen) = session.ctrl_c(Duration::from_millis(300));
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("interrupted (Ctrl-C): the benchmark stops here"),
+        "{screen}"
+    );
+}
+
+/// `compare` of IRIW3x3 under sc and tso, unreduced, with `extra` flags:
+/// sc and ax.sc take seconds, tso about 6 s. Ctrl-C once the tso bar
+/// shows (after 1 s).
+fn interrupted_compare(extra: &[&str], format: &str) -> (u32, String) {
+    let mut args = vec![
+        "compare",
+        "litmus/bench/bench-IRIW3x3.litmus",
+        "--models",
+        "sc,tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+        "--format",
+        format,
+    ];
+    args.extend_from_slice(extra);
+    let mut session = Session::start(&args);
+    session.wait_for("exploring under tso");
+    session.ctrl_c(Duration::ZERO)
+}
+
+/// The JSON array on a terminal screen.
+fn json_on(screen: &str) -> serde_json::Value {
+    let json = &screen[screen.find("[\r\n").expect("a JSON array")..];
+    let json = &json[..=json.rfind(']').unwrap()];
+    serde_json::from_str(&json.replace("\r\n", "\n")).expect("JSON")
+}
+
+#[test]
+fn ctrl_c_during_compare_prints_the_finished_columns_marked_interrupted() {
+    // The interrupted test used to be thrown away (the table printed only
+    // the notice on standard error, JSON printed `[]`).
+    let (code, screen) = interrupted_compare(&[], "table");
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("bench-IRIW3x3: operational vs axiomatic"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("PARTIAL: tso: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("ax.tso: not run (interrupted (Ctrl-C) before it started)"),
+        "{screen}"
+    );
+    // The sc and ax.sc columns finished: their cells are there.
+    assert!(screen.contains("yes      yes"), "{screen}");
+    assert!(!screen.contains("UNEXPECTED"), "{screen}");
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+
+    assert_interrupted_json(&[], "ax.tso");
+}
+
+/// The same with `--cat`, after another test: `compare --cat` used to run
+/// every later column at Ctrl-C (each stopped at once), call the missing
+/// outcomes `differs` (220 of them), go on to the next test and exit 3.
+#[test]
+fn ctrl_c_during_compare_cat_prints_the_finished_columns_marked_interrupted() {
+    let cat = ["--cat", "cat/pso.cat", "litmus/classic/SB.litmus"];
+    let (code, screen) = interrupted_compare(&cat, "table");
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("bench-IRIW3x3: operational vs cat models"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("PARTIAL: tso: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("cat:pso: not run (interrupted (Ctrl-C) before it started)"),
+        "{screen}"
+    );
+    // The sc column finished: its cells are there.
+    assert!(screen.contains("yes        -      n/a"), "{screen}");
+    assert!(!screen.contains("differs"), "{screen}");
+    assert!(
+        screen.contains("no disagreement found (PARTIAL)"),
+        "{screen}"
+    );
+    // No further test starts.
+    assert!(
+        !screen.contains("SB: operational vs cat models"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("relaxlab: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+
+    assert_interrupted_json(&cat, "cat:pso");
+}
+
+/// [`interrupted_compare`] in JSON: one report (no further test starts),
+/// marked interrupted, with the finished sc column, the interrupted tso
+/// one as a bound, and `not_run` first.
+fn assert_interrupted_json(extra: &[&str], not_run: &str) {
+    let (code, screen) = interrupted_compare(extra, "json");
+    assert_eq!(code, 130, "{screen}");
+    let reports = json_on(&screen);
+    assert_eq!(reports.as_array().map(Vec::len), Some(1), "{reports}");
+    let report = &reports[0];
+    assert_eq!(report["interrupted"], true, "{report}");
+    assert_eq!(report["columns"][0], "sc", "{report}");
+    assert_eq!(report["bounds"][0]["kind"], "interrupted", "{report}");
+    assert_eq!(report["not_run"][0]["model"], not_run, "{report}");
+}
