@@ -124,10 +124,10 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     // stopped (otherwise the handler ends it at once, `interrupt`).
     let _ctrl_c = interrupt::interruptible();
     let baseline = child("", None, "sc", 1, 0, Reduction::None, 0);
-    if interrupt::requested() {
+    let Some(baseline) = baseline.transpose().filter(|_| !interrupt::requested()) else {
         writeln!(io.out, "{INTERRUPTED}").into_diagnostic()?;
         return Ok(Exit::Interrupted);
-    }
+    };
     let baseline = baseline?;
     writeln!(io.out, "baseline peak memory: {} KiB", baseline.peak_kib).into_diagnostic()?;
     writeln!(
@@ -186,10 +186,12 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
                             reduction,
                             full_states,
                         );
-                        if interrupt::requested() {
+                        let Some(measured) =
+                            measured.transpose().filter(|_| !interrupt::requested())
+                        else {
                             writeln!(io.out, "{INTERRUPTED}").into_diagnostic()?;
                             return Ok(Exit::Interrupted);
-                        }
+                        };
                         runs.push(measured?);
                     }
                     let m = &runs[0];
@@ -271,7 +273,10 @@ fn read_stdin_once(paths: &[PathBuf]) -> Result<Option<String>, miette::Report> 
 }
 
 /// Runs one measurement in a child process, with `stdin` (the test read
-/// from standard input, when `file` is `-`) as its standard input.
+/// from standard input, when `file` is `-`) as its standard input. `None`
+/// when Ctrl-C ended the child: the terminal sends it to this process too,
+/// but this process's handler runs on a thread of its own, which may not
+/// yet have raised the flag when the child's end is seen here.
 fn child(
     file: &str,
     stdin: Option<&str>,
@@ -280,7 +285,7 @@ fn child(
     max_states: u64,
     reduction: Reduction,
     full_states: u64,
-) -> Result<Measurement, miette::Report> {
+) -> Result<Option<Measurement>, miette::Report> {
     let exe = std::env::current_exe().into_diagnostic()?;
     let reduction = match reduction {
         Reduction::None => "none",
@@ -307,13 +312,30 @@ fn child(
         let _ = pipe.write_all(text.as_bytes());
     }
     let output = child.wait_with_output().into_diagnostic()?;
+    if ended_by_ctrl_c(&output.status) {
+        return Ok(None);
+    }
     if !output.status.success() {
         miette::bail!(
             "benchmark of {file} under {model} failed: {}",
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    serde_json::from_slice(&output.stdout).into_diagnostic()
+    serde_json::from_slice(&output.stdout)
+        .map(Some)
+        .into_diagnostic()
+}
+
+/// Did SIGINT end the child? (It installs no handler: Ctrl-C ends it.)
+#[cfg(unix)]
+fn ended_by_ctrl_c(status: &std::process::ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal() == Some(2)
+}
+
+#[cfg(not(unix))]
+fn ended_by_ctrl_c(status: &std::process::ExitStatus) -> bool {
+    status.code() == Some(i32::from(Exit::Interrupted.code()))
 }
 
 /// The child's side: explore, then time the baseline, then print the
