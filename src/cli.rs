@@ -289,11 +289,26 @@ pub enum FmtTarget {
 Examples:
   relaxlab compare litmus/classic/SB+fences.ss.litmus
   relaxlab compare litmus/c11/ --models c11r,c11t --dot disagreements.dot
-  relaxlab compare litmus/classic/SB.litmus --models tso --format json")]
+  relaxlab compare litmus/classic/SB.litmus --models tso --format json
+  relaxlab compare --herd-logs herd7.log relaxlab.log")]
 pub struct CompareArgs {
     /// Litmus files or directories; `-` reads a test from standard input.
+    /// With `--herd-logs`: two or more logs.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Compare logs in herd7's format (herd7's, litmus7's, `run --format
+    /// herd`'s) test by test instead, as mcompare7 does: one column per
+    /// log, and the states only some logs list.
+    #[arg(long, conflicts_with_all = [
+        "models", "format", "dot", "cat", "cat_path", "mapping", "jobs", "max_states",
+        "unroll", "max_candidates", "reduction", "timeout", "max_memory",
+    ])]
+    pub herd_logs: bool,
+    /// With `--herd-logs`: tests whose logs differ only in their Positive
+    /// and Negative counts agree (an operational run counts outcomes where
+    /// herd7 counts executions).
+    #[arg(long, requires = "herd_logs")]
+    pub ignore_counts: bool,
     /// Operational models to compare with their axiomatic twins, comma
     /// separated: sc, tso, pso, pslo, c11r, c11t.
     #[arg(

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod exit;
 pub mod files;
 pub mod flags;
+pub mod herd_log;
 pub mod interrupt;
 pub mod limits;
 pub mod load;

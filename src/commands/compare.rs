@@ -63,6 +63,9 @@ fn must_be_equal(m: OpModel) -> bool {
 }
 
 pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
+    if args.herd_logs {
+        return super::herd_logs::compare(&args.files, args.ignore_counts, io);
+    }
     crate::flags::check_compare(args)?;
     if !args.cat.cat.is_empty() {
         return super::compare_cat::compare(args, io);

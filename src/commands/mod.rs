@@ -6,6 +6,7 @@ pub mod compare;
 pub mod compare_cat;
 mod comparison;
 pub mod fmt;
+pub mod herd_logs;
 pub mod parse;
 pub mod races;
 pub mod relaxer;

@@ -22,6 +22,7 @@ mod formats;
 mod front_end;
 mod golden;
 mod herd;
+mod herd_logs;
 mod lift;
 mod messages;
 mod playground_browser;

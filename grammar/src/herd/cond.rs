@@ -179,9 +179,9 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     loop {
         match cur.peek() {
             Tok::Ident(_) if cur.peek_at(1) == Tok::LBracket && cur.peek_at(3) == Tok::RBracket => {
+                let size = cur.peek_at(2);
                 let (arr, span) = cur.ident("a location")?;
-                let end = cur.peek_at(2);
-                if let Tok::Int(_) = end {
+                if let Tok::Int(_) = size {
                     cur.bump();
                     cur.bump();
                     let close = cur.bump().1;
