@@ -57,6 +57,19 @@ pub enum Command {
     Repair(RepairArgs),
     /// Serve the playground: relaxlab in a web browser, with a stepper.
     Serve(ServeArgs),
+    /// Join the `--format jsonl` outputs of the parts of a `--partition` run into one.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  relaxlab merge part1.jsonl part2.jsonl part3.jsonl > all.jsonl")]
+pub struct MergeArgs {
+    /// The parts' outputs (`run --partition K/N --format jsonl`), every
+    /// part of one run once, in any order.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
 }
 
 /// Output formats of `run`.
@@ -69,6 +82,10 @@ pub enum Format {
     Json,
     /// herd7's output layout, for diffing against herd7.
     Herd,
+    /// JSON Lines: a header line, then each run's JSON object on one line
+    /// as it finishes, with its file's index (`relaxlab merge` joins the
+    /// parts of a `--partition`).
+    Jsonl,
 }
 
 /// `--mapping`: how hardware models treat C11 orders.
@@ -161,6 +178,7 @@ Examples:
   relaxlab run litmus/classic/SB.litmus --model tso --replay 7:42
   relaxlab run litmus/classic/ --model pso --timeout 60 --max-memory 4G
   relaxlab run litmus/classic/MP.litmus --model tso --dot mp.dot
+  relaxlab run corpus/ --axiomatic tso --partition 1/4 --format jsonl > part1.jsonl
   cat test.litmus | relaxlab run - --model c11r --format json")]
 pub struct RunArgs {
     /// Litmus files, or directories (their `*.litmus` files, recursively);
@@ -200,6 +218,11 @@ pub struct RunArgs {
     /// With `--format herd`: also print herd's `Time` and `Hash` lines.
     #[arg(long)]
     pub herd_time: bool,
+    /// Run part K of N only (`2/4`): the files the arguments expand to are
+    /// dealt out in turn, file I to part I mod N + 1, the same way on every
+    /// machine; `relaxlab merge` joins the parts' `--format jsonl` outputs.
+    #[arg(long, value_name = "K/N", value_parser = values::partition)]
+    pub partition: Option<values::Partition>,
     /// Write the witness execution graph of every outcome as Graphviz DOT
     /// (operational models: the witness trace lifted to an execution;
     /// axiomatic models: a consistent execution), one graph per test,
@@ -216,11 +239,16 @@ pub struct RunArgs {
 Examples:
   relaxlab check litmus/
   relaxlab check litmus/classic/SB.litmus --only tso,ax.rc11
-  relaxlab check litmus/ --max-states 100000 --format json")]
+  relaxlab check litmus/ --max-states 100000 --format json
+  relaxlab check corpus/ --partition 2/4")]
 pub struct CheckArgs {
     /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Check part K of N only (`2/4`): the files the arguments expand to
+    /// are dealt out in turn, file I to part I mod N + 1.
+    #[arg(long, value_name = "K/N", value_parser = values::partition)]
+    pub partition: Option<values::Partition>,
     /// Only check the expectations of these models (default: all), as
     /// `expect` names them: tso, ax.rc11, ...
     #[arg(long, value_delimiter = ',')]

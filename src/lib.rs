@@ -87,6 +87,7 @@ where
         cli::Command::Bench(a) => commands::bench::bench(a, io),
         cli::Command::Repair(a) => commands::repair::repair(a, io),
         cli::Command::Serve(a) => serve::serve(a, io),
+        cli::Command::Merge(a) => commands::merge::merge(a, io),
     };
     match result {
         Ok(exit) => exit,

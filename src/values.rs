@@ -147,9 +147,61 @@ pub fn replay(s: &str) -> Result<Replay, String> {
     Ok(Replay { seed, index })
 }
 
+/// `--partition K/N`: part K (1-based) of N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partition {
+    pub part: usize,
+    pub parts: usize,
+}
+
+impl Partition {
+    /// The whole corpus: part 1 of 1.
+    pub const WHOLE: Partition = Partition { part: 1, parts: 1 };
+
+    /// Does the file at `index` (0-based, in the order the command
+    /// expands its arguments) belong to this part? Files are dealt out in
+    /// turn, so every part gets files from every directory.
+    pub fn holds(self, index: usize) -> bool {
+        index % self.parts == self.part - 1
+    }
+}
+
+/// The most parts `--partition` accepts.
+pub const MAX_PARTS: usize = 1_000_000;
+
+/// `--partition K/N`: 1 <= K <= N <= [`MAX_PARTS`].
+pub fn partition(s: &str) -> Result<Partition, String> {
+    const HELP: &str = "expected K/N, part K of N, for example `2/4`";
+    let (k, n) = s.split_once('/').ok_or(HELP)?;
+    let part: usize = k.trim().parse().map_err(|_| HELP.to_string())?;
+    let parts: usize = n.trim().parse().map_err(|_| HELP.to_string())?;
+    if !(1..=MAX_PARTS).contains(&parts) {
+        return Err(format!(
+            "the number of parts must be {}",
+            range(1, MAX_PARTS as u64)
+        ));
+    }
+    if !(1..=parts).contains(&part) {
+        return Err(format!("the part must be from 1 to {parts}"));
+    }
+    Ok(Partition { part, parts })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partitions_deal_files_in_turn() {
+        let p = partition("2/3").unwrap();
+        assert_eq!((p.part, p.parts), (2, 3));
+        let held: Vec<usize> = (0..7).filter(|&i| p.holds(i)).collect();
+        assert_eq!(held, [1, 4]);
+        assert!((0..5).all(|i| Partition::WHOLE.holds(i)));
+        for bad in ["", "2", "0/3", "4/3", "1/0", "a/b", "1/1000001", "-1/2"] {
+            assert!(partition(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn sizes_are_powers_of_1024() {

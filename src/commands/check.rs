@@ -124,7 +124,13 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         search: crate::cat::search_path(&args.cat_path),
         loaded: Default::default(),
     };
-    let paths = files::expand(&args.files)?;
+    let part = args.partition.unwrap_or(crate::values::Partition::WHOLE);
+    let paths: Vec<_> = files::expand(&args.files)?
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| part.holds(*i))
+        .map(|(_, p)| p)
+        .collect();
     let results: Vec<(String, FileResult)> = pool.install(|| {
         paths
             .par_iter()

@@ -154,16 +154,54 @@ pub fn programs(
     io: &mut crate::Io<'_>,
     exit: &mut crate::Exit,
 ) -> Result<Vec<(crate::files::SourceFile, relaxlab_semantics::ir::Program)>, miette::Report> {
+    let corpus = corpus(paths, crate::values::Partition::WHOLE, io, exit)?;
+    Ok(corpus
+        .programs
+        .into_iter()
+        .map(|(_, f, p)| (f, p))
+        .collect())
+}
+
+/// The programs of one part of a corpus (`--partition`).
+#[derive(Debug)]
+pub struct Corpus {
+    /// How many files the arguments expand to, in all parts.
+    pub files: usize,
+    /// The part's programs, each with its index among all the files.
+    pub programs: Vec<(
+        usize,
+        crate::files::SourceFile,
+        relaxlab_semantics::ir::Program,
+    )>,
+}
+
+/// The programs of part `part` of the files `paths` name (directories
+/// expanded in name order): only that part's files are read and loaded.
+/// A file that does not load is reported on `io` and skipped, and `exit`
+/// records the input error; an unreadable path stops the command.
+pub fn corpus(
+    paths: &[std::path::PathBuf],
+    part: crate::values::Partition,
+    io: &mut crate::Io<'_>,
+    exit: &mut crate::Exit,
+) -> Result<Corpus, miette::Report> {
+    let all = crate::files::expand(paths)?;
     let mut out = Vec::new();
-    for path in crate::files::expand(paths)? {
-        let file = crate::files::read(&path)?;
+    for (index, path) in all.iter().enumerate() {
+        if !part.holds(index) {
+            continue;
+        }
+        let file = crate::files::read(path)?;
         match crate::load::program(&file) {
-            Ok(program) => out.push((file, program)),
+            Ok(program) => out.push((index, file, program)),
             Err(report) => {
                 io.report(&report);
                 *exit = (*exit).max(crate::Exit::InputError);
             }
         }
     }
-    Ok(out)
+    Ok(Corpus {
+        files: all.len(),
+        programs: out,
+    })
 }

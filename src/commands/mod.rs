@@ -7,6 +7,7 @@ pub mod compare_cat;
 mod comparison;
 pub mod fmt;
 pub mod herd_logs;
+pub mod merge;
 pub mod parse;
 pub mod races;
 pub mod relaxer;

@@ -19,7 +19,7 @@ use crate::config::Config;
 use crate::engine::{self, Ran, Sampling, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::render::{dot, herd, json, table, trace};
-use crate::values::Replay;
+use crate::values::{Partition, Replay};
 use crate::{flags, interrupt, load, Io};
 
 /// The step bound of one sampled run when `--max-steps` is not given.
@@ -92,7 +92,18 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let mut graphs: Vec<json::Graph> = Vec::new();
     let mut first = true;
     let mut interrupted = false;
-    'files: for (file, program) in common::programs(&args.files, io, &mut exit)? {
+    let part = args.partition.unwrap_or(Partition::WHOLE);
+    let corpus = common::corpus(&args.files, part, io, &mut exit)?;
+    if format == Format::Jsonl {
+        let header = json::PartHeader::new("run", part, corpus.files);
+        writeln!(
+            io.out,
+            "{}",
+            serde_json::to_string(&header).into_diagnostic()?
+        )
+        .into_diagnostic()?;
+    }
+    'files: for (index, file, program) in corpus.programs {
         let jobs = models
             .iter()
             .map(|&k| Job::Model(k))
@@ -199,7 +210,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                         graphs.extend(with_bounds(&program_ran, &ran.table, run_graphs));
                     }
                 }
-                Format::Json => {
+                Format::Json | Format::Jsonl => {
                     // With `--dot -` the graphs go inside the run's object
                     // (whose `bounds` say whether the run is partial).
                     let inside = match sink {
@@ -215,7 +226,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                         non_sc_known: non_sc_known(key, &ran, &settings),
                         graphs: inside,
                     };
-                    json_runs.push(json::run_with(
+                    let run = json::run_with(
                         &file.path,
                         &program_ran,
                         key,
@@ -223,7 +234,18 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                         mode,
                         args.witness,
                         extras,
-                    ));
+                    );
+                    if format == Format::Jsonl {
+                        let line = json::Line {
+                            file_index: index,
+                            run,
+                        };
+                        let text = serde_json::to_string(&line).into_diagnostic()?;
+                        writeln!(io.out, "{text}").into_diagnostic()?;
+                        io.out.flush().into_diagnostic()?;
+                    } else {
+                        json_runs.push(run);
+                    }
                 }
             }
             if ran.table.bounds.contains(&BoundHit::Interrupted) {
@@ -234,7 +256,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     }
     let dots: Vec<String> = graphs.into_iter().map(|g| g.dot).collect();
     match &mut sink {
-        Some(dot::Sink::Stdout) if format != Format::Json => {
+        Some(dot::Sink::Stdout) if !matches!(format, Format::Json | Format::Jsonl) => {
             writeln!(io.out, "\n{}", dots.join("\n")).into_diagnostic()?;
         }
         Some(sink) => sink.write_file(&dots)?,

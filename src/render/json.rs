@@ -65,6 +65,35 @@ pub struct Run {
     graphs: Option<Vec<Graph>>,
 }
 
+/// One line of `run --format jsonl`: a run and the index of its file
+/// among all the files the arguments expand to (in every part of a
+/// `--partition`).
+#[derive(Debug, Serialize)]
+pub struct Line {
+    pub file_index: usize,
+    #[serde(flatten)]
+    pub run: Run,
+}
+
+/// The first line of a `--format jsonl` output: which command, which part
+/// of how many, and how many files all the parts hold.
+#[derive(Debug, Serialize, serde::Deserialize, PartialEq, Eq, Clone)]
+pub struct PartHeader {
+    pub relaxlab: String,
+    pub partition: [usize; 2],
+    pub files: usize,
+}
+
+impl PartHeader {
+    pub fn new(command: &str, part: crate::values::Partition, files: usize) -> PartHeader {
+        PartHeader {
+            relaxlab: command.to_string(),
+            partition: [part.part, part.parts],
+            files,
+        }
+    }
+}
+
 /// A bound that cut a result short.
 #[derive(Debug, Serialize)]
 pub struct Bound {

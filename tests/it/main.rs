@@ -16,6 +16,7 @@ mod book_playground;
 mod cat;
 mod cli;
 mod cli_doc;
+mod corpus;
 mod exit_codes;
 mod flags;
 mod formats;
