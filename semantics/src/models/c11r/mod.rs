@@ -27,10 +27,11 @@
 //! Non-atomic locations hold one value and a FastTrack race shadow
 //! (`races`). [`ScRaces`] runs the same clocks over SC memory.
 //!
-//! Files: `vclock` (vector clocks), `state` (Fig. 10), `rules` (Figs. 6,
-//! 11-13, one function per rule), `races` (Sec. 2.2 checks), `prune`
-//! (pruning, with its soundness argument), `model` (the `MemoryModel`
-//! glue).
+//! Files: `state` (Fig. 10), `rules` (Figs. 6, 11-13, one function per
+//! rule), `races` (non-atomic accesses), `prune` (pruning, with its
+//! soundness argument), `model` (the `MemoryModel` glue); the vector
+//! clocks, thread clocks, store elements and race shadow it shares with
+//! `c11t` are in [`crate::models::clocks`].
 //!
 //! # Deviations from the figures
 //!

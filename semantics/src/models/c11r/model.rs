@@ -14,11 +14,11 @@ use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, 
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 
 /// The restricted C11 model `c11r` (MODELS.md section 3; TSAN11 Figs. 6,
-/// 10-13). See the `c11` module docs for the theory and the deviations.
+/// 10-13). See the `c11r` module docs for the theory and the deviations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct C11r {
     /// Drop store elements that no thread can read any more (sound; see
-    /// `c11::prune`). On by default; off only to check that it changes
+    /// `c11r::prune`). On by default; off only to check that it changes
     /// no outcome.
     pub prune: bool,
 }
@@ -226,7 +226,7 @@ pub(super) fn perform_op(
     }
 }
 
-/// The footprint of `op` under `memory` (module docs of `c11`,
+/// The footprint of `op` under `memory` (module docs of `c11r`,
 /// "Dependence"); the same now and later.
 fn footprint_of(memory: Memory, op: &MemOp) -> Footprint {
     let weak = memory == Memory::Weak;
@@ -347,7 +347,7 @@ impl MemoryModel for C11r {
     }
 
     /// With pruning on or off: pruning is a congruence (module docs of
-    /// `c11`, "Dependence").
+    /// `c11r`, "Dependence").
     const DECLARES_DEPENDENCE: bool = true;
 
     fn footprint(&self, _state: &C11State, _thread: ThreadId, op: &MemOp) -> Footprint {

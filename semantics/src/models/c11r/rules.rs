@@ -1,6 +1,6 @@
 //! The transition rules of the restricted C11 model, one function per rule
 //! of TSAN11 Figs. 6, 11, 12 and 13, as corrected by MODELS.md section 3
-//! (see the deviations listed in the `c11` module docs).
+//! (see the deviations listed in the `c11r` module docs).
 //!
 //! The functions mutate a state the caller has already cloned. Each
 //! operation applies, in this order: the SC helper of Fig. 13, the
@@ -10,6 +10,7 @@
 
 use super::state::{AtomicLoc, C11State, LoadElem, Loc, ScWrite, StoreElem, ThreadClocks};
 use crate::ir::{C11Fence, LocId, ReadOrd, ThreadId, Value, WriteOrd};
+pub(crate) use crate::models::clocks::threads::Strength;
 use crate::models::clocks::threads::{
     fence_acquire_release, finish, release_increment, sc_atomic_fence, sc_atomic_load,
     sc_atomic_store, ThreadClockState,
@@ -26,39 +27,6 @@ pub(crate) enum Memory {
     /// `ScRaces`: every load reads the newest store (SC memory); only the
     /// happens-before clocks are kept.
     Sc,
-}
-
-/// Is an access's order acquire, release or SC? The three questions the
-/// rules ask of every order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Strength {
-    pub(crate) acquire: bool,
-    pub(crate) release: bool,
-    pub(crate) sc: bool,
-}
-
-impl Strength {
-    pub(crate) fn of_read(ord: ReadOrd) -> Self {
-        Strength {
-            acquire: matches!(ord, ReadOrd::Acq | ReadOrd::Sc),
-            release: false,
-            sc: ord == ReadOrd::Sc,
-        }
-    }
-    pub(crate) fn of_write(ord: WriteOrd) -> Self {
-        Strength {
-            acquire: false,
-            release: matches!(ord, WriteOrd::Rel | WriteOrd::Sc),
-            sc: ord == WriteOrd::Sc,
-        }
-    }
-    pub(crate) fn of_fence(kind: C11Fence) -> Self {
-        Strength {
-            acquire: matches!(kind, C11Fence::Acq | C11Fence::AcqRel | C11Fence::Sc),
-            release: matches!(kind, C11Fence::Rel | C11Fence::AcqRel | C11Fence::Sc),
-            sc: kind == C11Fence::Sc,
-        }
-    }
 }
 
 fn atomic_mut(s: &mut C11State, loc: LocId) -> &mut AtomicLoc {

@@ -1,128 +1,18 @@
 //! The memory state of the restricted C11 model (TSAN11 Fig. 10, with the
-//! vector clocks of Fig. 6 and the race shadow of Sec. 2.2).
+//! vector clocks of Fig. 6 and the race shadow of Sec. 2.2, both in
+//! [`crate::models::clocks`]).
 //!
 //! Everything is a `Vec`, a `SharedVec` or a [`VClock`], so `Eq` and
 //! `Hash` are deterministic; nothing is a hash map.
 
-use crate::models::clocks::threads::ThreadClockState;
 use crate::shared_vec::{HashCons, SharedVec};
 use smallvec::SmallVec;
 
-use crate::ir::{Atomicity, Program, ThreadId, ThreadKind, Value};
-use crate::model::Site;
-use crate::models::clocks::vclock::{Epoch, VClock};
-
-/// Where a thread is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Status {
-    /// A forked thread whose `fork` has not run yet.
-    NotStarted,
-    Running,
-    Finished,
-}
-
-/// The per-thread clocks (TSAN11 Fig. 6 state and Fig. 10 `ThrState`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct ThreadClocks {
-    pub(crate) status: Status,
-    /// `C_t`: what happens before the thread's next event.
-    pub(crate) c: VClock,
-    /// `F^rel_t`: `C_t` at the thread's last release fence (Fig. 6).
-    pub(crate) frel: VClock,
-    /// `F^acq_t`: what the thread's relaxed loads read, to be acquired by
-    /// its next acquire fence (Fig. 6).
-    pub(crate) facq: VClock,
-    /// `S_F,t`: SC fences sc-before this thread's last SC fence (Fig. 13).
-    pub(crate) sf: VClock,
-    /// `S_W,t`: SC writes sc-before this thread's last SC fence (Fig. 13).
-    pub(crate) sw: VClock,
-    /// `S_R,t`: SC fences sc-before this thread's last SC load (Fig. 13).
-    pub(crate) sr: VClock,
-}
-
-impl ThreadClocks {
-    /// Every thread's clocks after the init writes: top-level threads
-    /// running with `C_t = inc_t(⊥)`, forked threads not started (shared
-    /// by `c11r` and `c11t`).
-    pub(crate) fn initial(program: &Program) -> SharedVec<ThreadClocks> {
-        program
-            .threads
-            .iter()
-            .enumerate()
-            .map(|(i, th)| {
-                let t = ThreadId::new(i);
-                let (status, c) = match th.kind {
-                    ThreadKind::TopLevel => (Status::Running, VClock::unit(t)),
-                    ThreadKind::Forked { .. } => (Status::NotStarted, VClock::bottom()),
-                };
-                ThreadClocks {
-                    status,
-                    c,
-                    frel: VClock::bottom(),
-                    facq: VClock::bottom(),
-                    sf: VClock::bottom(),
-                    sw: VClock::bottom(),
-                    sr: VClock::bottom(),
-                }
-            })
-            .collect()
-    }
-
-    /// The thread's current epoch `C_t(t)`.
-    pub(crate) fn epoch(&self, t: ThreadId) -> Epoch {
-        self.c.get(t)
-    }
-}
-
-/// Whether a store element was written by an SC store (or SC RMW).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum ScWrite {
-    No,
-    Yes,
-}
-
-/// A recorded load on a store element (TSAN11 Fig. 10 `LoadElem`): thread
-/// and its epoch at the time of the load. Only the CoRR check reads it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct LoadElem {
-    pub(crate) thread: ThreadId,
-    pub(crate) epoch: Epoch,
-}
-
-/// A store element (TSAN11 Fig. 10 `StoreElem`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct StoreElem {
-    /// The writing thread `t`.
-    pub(crate) writer: ThreadId,
-    /// `c = C_t(t)` at the store (before the release increment).
-    pub(crate) epoch: Epoch,
-    pub(crate) value: Value,
-    /// Was this an SC write? (The paper's `sc` flag also marks elements
-    /// that happen before an SC store; we keep that information in
-    /// [`StoreElem::sc_view`] instead; see the module docs of `c11`,
-    /// deviation 1.)
-    pub(crate) sc: ScWrite,
-    /// For the newest SC write of the location only: the writer's `C_t` at
-    /// the store, i.e. which elements happen before it (C11 §29.3p3).
-    /// `None` for every other element (normalised away: only the newest SC
-    /// write is "A" for a future SC read).
-    pub(crate) sc_view: Option<VClock>,
-    /// The element's release clock: `L_a` right after this store's clock
-    /// update. A load reading this element acquires it.
-    pub(crate) clock: VClock,
-    /// Loads that read this element, at most one (the smallest epoch) per
-    /// thread, sorted by thread. Invariant: sorted, one per thread.
-    /// Inline up to two, in the space of a `Vec`: copying an element to
-    /// record a load allocates no second block.
-    pub(crate) loads: SmallVec<[LoadElem; 2]>,
-}
-
-impl StoreElem {
-    /// Does this element happen before an event whose clock is `c`?
-    pub(crate) fn happens_before(&self, c: &VClock) -> bool {
-        c.covers(self.writer, self.epoch)
-    }
-}
+use crate::ir::{Atomicity, Program, ThreadId};
+pub(crate) use crate::models::clocks::shadow::NaLoc;
+pub(crate) use crate::models::clocks::store::{LoadElem, ScWrite, StoreElem};
+pub(crate) use crate::models::clocks::threads::{Status, ThreadClockState, ThreadClocks};
+use crate::models::clocks::vclock::VClock;
 
 /// An atomic location: `L_a`, `V_a` and the store list `SE_a`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -164,42 +54,6 @@ impl AtomicLoc {
         self.stores
             .back()
             .expect("relaxlab internal error: empty store list")
-    }
-}
-
-/// A non-atomic access remembered by the race shadow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct Access {
-    pub(crate) epoch: Epoch,
-    /// The instruction; `None` for the init write.
-    pub(crate) site: Option<Site>,
-}
-
-/// A non-atomic location: its value and race shadow (FastTrack, TSAN11
-/// Sec. 2.2).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct NaLoc {
-    pub(crate) value: Value,
-    /// `W_x`: the last write (epoch 0 for the init write).
-    pub(crate) last_write: Access,
-    /// The writer of `last_write`.
-    pub(crate) writer: ThreadId,
-    /// `R_x`: the last read of each thread, sorted by thread.
-    pub(crate) reads: Vec<(ThreadId, Access)>,
-}
-
-impl NaLoc {
-    /// The location after its init write (epoch 0, no reads).
-    pub(crate) fn initial(value: Value) -> Self {
-        NaLoc {
-            value,
-            last_write: Access {
-                epoch: 0,
-                site: None,
-            },
-            writer: ThreadId(0),
-            reads: Vec::new(),
-        }
     }
 }
 

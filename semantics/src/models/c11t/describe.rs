@@ -4,7 +4,7 @@
 //! thread clocks as `c11r` draws them.
 
 use crate::ir::{LocId, Program};
-use crate::models::c11r::describe::{na_group, sc_group, store_cell, thread_groups};
+use crate::models::clocks::describe::{na_group, sc_group, store_cell, thread_groups};
 use crate::picture::{loc_name, Cell, Describe, Group, MemoryPicture};
 
 use super::state::{AtomicLoc, C11tState, Loc};

@@ -6,7 +6,7 @@ use super::state::{C11tConsing, C11tState, Loc};
 use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, Value, WriteOrd};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
-use crate::models::c11r::rules::Strength;
+use crate::models::clocks::threads::Strength;
 use crate::models::clocks::threads::ThreadClockState;
 
 /// The operational model `c11t`: C11 with C++20 release sequences and

@@ -1,13 +1,12 @@
 //! Non-atomic accesses under `c11t`: one value per location and the
 //! FastTrack race shadow of TSAN11 Sec. 2.2, exactly as `c11r` does it:
-//! the checks are `c11::races::{read_shadow, write_shadow}`; only the state
+//! the checks are `clocks::shadow::{read_shadow, write_shadow}`; only the state
 //! type differs.
 
 use super::state::{C11tState, Loc};
 use crate::ir::{LocId, Value};
 use crate::model::{Race, Site};
-use crate::models::c11r::races::{read_shadow, write_shadow};
-use crate::models::c11r::state::NaLoc;
+use crate::models::clocks::shadow::{read_shadow, write_shadow, NaLoc};
 use crate::models::clocks::threads::ThreadClockState;
 
 fn na_mut(s: &mut C11tState, loc: LocId) -> &mut NaLoc {

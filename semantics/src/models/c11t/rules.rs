@@ -11,13 +11,13 @@
 use super::graph::NodeId;
 use super::state::{AtomicLoc, C11tState, Loc, ScWrite, Store};
 use crate::ir::{C11Fence, LocId, ReadOrd, ThreadId, Value, WriteOrd};
-use crate::models::c11r::rules::Strength;
-use crate::models::c11r::state::{LoadElem, ThreadClocks};
+use crate::models::clocks::store::LoadElem;
 use crate::models::clocks::threads::{
     fence_acquire_release, release_increment, sc_atomic_fence, sc_atomic_load, sc_atomic_store,
     ThreadClockState,
 };
 pub(crate) use crate::models::clocks::threads::{finish, fork, join};
+use crate::models::clocks::threads::{Strength, ThreadClocks};
 use crate::models::clocks::vclock::VClock;
 
 pub(crate) fn atomic(s: &C11tState, loc: LocId) -> &AtomicLoc {

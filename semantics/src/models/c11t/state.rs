@@ -1,5 +1,5 @@
 //! The memory state of `c11t`: the thread clocks of `c11r` (TSAN11 Fig. 6
-//! and 13, reused from `c11::state`), and per atomic location its stores as
+//! and 13, in [`crate::models::clocks`]), and per atomic location its stores as
 //! mo-graph nodes (C11TESTER Sec. 4.1) with what each store carries for the
 //! operational rules of Sec. 6.
 //!
@@ -12,14 +12,15 @@ use smallvec::{smallvec, SmallVec};
 
 use super::graph::{MoGraph, NodeId};
 use crate::ir::{Atomicity, Program, ThreadId};
-use crate::models::c11r::state::{NaLoc, ThreadClocks};
+use crate::models::clocks::shadow::NaLoc;
+use crate::models::clocks::threads::ThreadClocks;
 use crate::models::clocks::vclock::VClock;
 
 /// What a store carries besides its place in the mo-graph, indexed like
 /// the graph's nodes (performance order): `c11r`'s store element. Its
 /// `clock` is here the store's release clock `RF_s` (C11TESTER Sec. 6,
 /// C++20 release sequences), what an acquire reading it synchronises with.
-pub(crate) use crate::models::c11r::state::{ScWrite, StoreElem as Store};
+pub(crate) use crate::models::clocks::store::{ScWrite, StoreElem as Store};
 
 /// An atomic location: its mo-graph and the data of each node.
 ///

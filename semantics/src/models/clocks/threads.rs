@@ -5,10 +5,71 @@
 //! access to those through [`ThreadClockState`], and adds what it keeps
 //! per location (`c11r`'s store lists, `c11t`'s mo-graphs).
 
-use super::vclock::VClock;
-use crate::ir::{C11Fence, ThreadId};
-use crate::models::c11r::state::{Status, ThreadClocks};
+use super::vclock::{Epoch, VClock};
+use crate::ir::{C11Fence, Program, ReadOrd, ThreadId, ThreadKind, WriteOrd};
 use crate::shared_vec::SharedVec;
+
+/// Where a thread is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Status {
+    /// A forked thread whose `fork` has not run yet.
+    NotStarted,
+    Running,
+    Finished,
+}
+
+/// The per-thread clocks (TSAN11 Fig. 6 state and Fig. 10 `ThrState`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ThreadClocks {
+    pub(crate) status: Status,
+    /// `C_t`: what happens before the thread's next event.
+    pub(crate) c: VClock,
+    /// `F^rel_t`: `C_t` at the thread's last release fence (Fig. 6).
+    pub(crate) frel: VClock,
+    /// `F^acq_t`: what the thread's relaxed loads read, to be acquired by
+    /// its next acquire fence (Fig. 6).
+    pub(crate) facq: VClock,
+    /// `S_F,t`: SC fences sc-before this thread's last SC fence (Fig. 13).
+    pub(crate) sf: VClock,
+    /// `S_W,t`: SC writes sc-before this thread's last SC fence (Fig. 13).
+    pub(crate) sw: VClock,
+    /// `S_R,t`: SC fences sc-before this thread's last SC load (Fig. 13).
+    pub(crate) sr: VClock,
+}
+
+impl ThreadClocks {
+    /// Every thread's clocks after the init writes: top-level threads
+    /// running with `C_t = inc_t(⊥)`, forked threads not started (shared
+    /// by `c11r` and `c11t`).
+    pub(crate) fn initial(program: &Program) -> SharedVec<ThreadClocks> {
+        program
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, th)| {
+                let t = ThreadId::new(i);
+                let (status, c) = match th.kind {
+                    ThreadKind::TopLevel => (Status::Running, VClock::unit(t)),
+                    ThreadKind::Forked { .. } => (Status::NotStarted, VClock::bottom()),
+                };
+                ThreadClocks {
+                    status,
+                    c,
+                    frel: VClock::bottom(),
+                    facq: VClock::bottom(),
+                    sf: VClock::bottom(),
+                    sw: VClock::bottom(),
+                    sr: VClock::bottom(),
+                }
+            })
+            .collect()
+    }
+
+    /// The thread's current epoch `C_t(t)`.
+    pub(crate) fn epoch(&self, t: ThreadId) -> Epoch {
+        self.c.get(t)
+    }
+}
 
 /// A memory state holding the per-thread clocks and the SC clocks.
 ///
@@ -97,7 +158,7 @@ pub(crate) fn sc_atomic_fence(s: &mut impl ThreadClockState, t: ThreadId) {
 /// then the increment, so an acq_rel fence releases what it has just
 /// acquired.
 pub(crate) fn fence_acquire_release(s: &mut impl ThreadClockState, t: ThreadId, kind: C11Fence) {
-    let k = crate::models::c11r::rules::Strength::of_fence(kind);
+    let k = Strength::of_fence(kind);
     if k.acquire && !s.thread(t).facq.le(&s.thread(t).c) {
         let th = s.thread_mut(t);
         let facq = th.facq.clone();
@@ -148,4 +209,37 @@ pub(crate) fn finish(s: &mut impl ThreadClockState, t: ThreadId) {
     th.sf = VClock::bottom();
     th.sw = VClock::bottom();
     th.sr = VClock::bottom();
+}
+
+/// Is an access's order acquire, release or SC? The three questions the
+/// rules ask of every order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Strength {
+    pub(crate) acquire: bool,
+    pub(crate) release: bool,
+    pub(crate) sc: bool,
+}
+
+impl Strength {
+    pub(crate) fn of_read(ord: ReadOrd) -> Self {
+        Strength {
+            acquire: matches!(ord, ReadOrd::Acq | ReadOrd::Sc),
+            release: false,
+            sc: ord == ReadOrd::Sc,
+        }
+    }
+    pub(crate) fn of_write(ord: WriteOrd) -> Self {
+        Strength {
+            acquire: false,
+            release: matches!(ord, WriteOrd::Rel | WriteOrd::Sc),
+            sc: ord == WriteOrd::Sc,
+        }
+    }
+    pub(crate) fn of_fence(kind: C11Fence) -> Self {
+        Strength {
+            acquire: matches!(kind, C11Fence::Acq | C11Fence::AcqRel | C11Fence::Sc),
+            release: matches!(kind, C11Fence::Rel | C11Fence::AcqRel | C11Fence::Sc),
+            sc: kind == C11Fence::Sc,
+        }
+    }
 }
