@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::names;
 use crate::values::{self, Replay};
 
 pub const EXIT_CODES: &str = "\
@@ -185,11 +186,9 @@ pub struct RunArgs {
     /// `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Operational models, comma separated: sc, tso, pso, pslo, c11r, c11t.
-    #[arg(long, short = 'm', visible_alias = "models", value_delimiter = ',')]
+    #[arg(long, short = 'm', visible_alias = "models", value_delimiter = ',', help = names::RUN_MODELS.as_str())]
     pub model: Vec<String>,
-    /// Axiomatic models, comma separated: sc, tso, pso, pslo, c11, rc11, c11r, c11t.
-    #[arg(long, short = 'a', value_delimiter = ',')]
+    #[arg(long, short = 'a', value_delimiter = ',', help = names::RUN_AXIOMATIC.as_str())]
     pub axiomatic: Vec<String>,
     #[command(flatten)]
     pub cat: CatArgs,
@@ -337,14 +336,13 @@ pub struct CompareArgs {
     /// herd7 counts executions).
     #[arg(long, requires = "herd_logs")]
     pub ignore_counts: bool,
-    /// Operational models to compare with their axiomatic twins, comma
-    /// separated: sc, tso, pso, pslo, c11r, c11t.
     #[arg(
         long,
         short = 'm',
         visible_alias = "model",
         value_delimiter = ',',
-        default_value = "sc,tso,pso,pslo,c11r,c11t"
+        default_value = names::COMPARE_DEFAULT.as_str(),
+        help = names::COMPARE_MODELS.as_str()
     )]
     pub models: Vec<String>,
     /// Output format.
@@ -437,13 +435,13 @@ pub struct ConfirmArgs {
     /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Relaxed models, comma separated: tso, pso, pslo.
     #[arg(
         long,
         short = 'm',
         visible_alias = "models",
         value_delimiter = ',',
-        default_value = "tso,pso,pslo"
+        default_value = names::CONFIRM_DEFAULT.as_str(),
+        help = names::CONFIRM_MODELS.as_str()
     )]
     pub model: Vec<String>,
     /// Biased runs per predicted cycle (1 to 1000000).
@@ -526,8 +524,7 @@ Examples:
 pub struct RepairArgs {
     /// A litmus file.
     pub file: PathBuf,
-    /// The model: tso, pso, pslo, c11r, c11t, or axiomatic (ax.tso, ax.rc11, ...).
-    #[arg(long, short = 'm')]
+    #[arg(long, short = 'm', help = names::REPAIR_MODEL.as_str())]
     pub model: String,
     /// What the repair must achieve.
     #[arg(long, value_enum, default_value_t = GoalArg::Condition)]

@@ -3,17 +3,13 @@
 //! the CLI boundary").
 
 use relaxlab_semantics::analyses::relaxer;
-use relaxlab_semantics::analyses::repair::{self, Family, Repair, RepairError, RepairOptions};
+use relaxlab_semantics::analyses::repair::{self, Repair, RepairError, RepairOptions, Repairs};
 use relaxlab_semantics::axiomatic::{self, AxError, AxOptions};
 use relaxlab_semantics::budget::{Budget, Deadline};
 use relaxlab_semantics::ir::Value;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::mapping::{self, Mapping, Target};
-use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::model::Race;
-use relaxlab_semantics::models::C11t;
-use relaxlab_semantics::models::{C11r, ScRaces};
-use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
     self, ExploreOptions, FirstRuns, Reduction, SampleOptions, Strategy,
 };
@@ -166,9 +162,9 @@ fn sample_options(s: Sampling, settings: &Settings) -> SampleOptions {
 /// Explores or samples `program` under `model`; the explorers apply the
 /// model's compilation mapping themselves. `why` says what the exploration
 /// is for, on the progress bar.
-fn operational<M: MemoryModel>(
+fn operational(
     program: &Program,
-    model: &M,
+    model: OpModel,
     settings: &Settings,
     why: &str,
 ) -> (OutcomeTable, Option<FirstRuns>) {
@@ -182,14 +178,14 @@ fn operational<M: MemoryModel>(
         None if settings.progress => {
             let bar = ProgressAfterASecond::new(&format!("{}{why}", model.name()));
             let table =
-                operational::explore_with_progress(program, model, &opts, &|n| bar.update(n));
+                operational::explore_model_with_progress(program, model, &opts, &|n| bar.update(n));
             bar.finish();
             (table, None)
         }
-        None => (operational::explore(program, model, &opts), None),
+        None => (operational::explore_model(program, model, &opts), None),
         Some(s) => {
             let (table, first) =
-                operational::sample_with_first_runs(program, model, &sample_options(s, settings));
+                operational::sample_model(program, model, &sample_options(s, settings));
             (table, Some(first))
         }
     }
@@ -238,10 +234,10 @@ pub fn out_of_budget(table: &OutcomeTable) -> bool {
 /// given. Every instruction id in a table refers to this program.
 pub fn program_for(program: &Program, key: ModelKey, settings: &Settings) -> Program {
     match key {
-        ModelKey::Op(OpModel::Sc) => compiled(program, Target::Sc, settings),
-        ModelKey::Op(OpModel::Tso) => compiled(program, Target::Tso, settings),
-        ModelKey::Op(OpModel::Pso | OpModel::Pslo) => compiled(program, Target::Pso, settings),
-        ModelKey::Op(OpModel::C11r | OpModel::C11t) => program.clone(),
+        ModelKey::Op(m) => match m.row().target.hardware() {
+            Some(target) => compiled(program, target, settings),
+            None => program.clone(),
+        },
         // A program the axiomatic engine refuses has no events to render;
         // `run` reports the refusal.
         ModelKey::Ax(m) => axiomatic::prepare(program, m, &ax_options(settings))
@@ -283,14 +279,7 @@ pub fn run_detailed(
         ModelKey::Op(m) => {
             // Both explorations below stop at Ctrl-C with what they found.
             let _ctrl_c = crate::interrupt::interruptible();
-            let (mut table, first_runs) = match m {
-                OpModel::Sc => operational(program, &Sc, settings, ""),
-                OpModel::Tso => operational(program, &Tso, settings, ""),
-                OpModel::Pso => operational(program, &Pso, settings, ""),
-                OpModel::Pslo => operational(program, &Pslo, settings, ""),
-                OpModel::C11r => operational(program, &C11r::default(), settings, ""),
-                OpModel::C11t => operational(program, &C11t, settings, ""),
-            };
+            let (mut table, first_runs) = operational(program, m, settings, "");
             let mut non_sc_unknown = None;
             // RELAXER Def. 1: an outcome no SC execution reaches is reached
             // only by SC-violating executions. Not after Ctrl-C or past
@@ -302,7 +291,7 @@ pub fn run_detailed(
                 };
                 let (sc, _) = operational(
                     program,
-                    &Sc,
+                    OpModel::Sc,
                     &Settings {
                         sampling: None,
                         max_states,
@@ -352,15 +341,10 @@ pub fn replay(
         return Ok(None);
     };
     let opts = sample_options(s, settings);
-    Ok(match key {
-        ModelKey::Op(OpModel::Sc) => operational::replay(program, &Sc, &opts, index),
-        ModelKey::Op(OpModel::Tso) => operational::replay(program, &Tso, &opts, index),
-        ModelKey::Op(OpModel::Pso) => operational::replay(program, &Pso, &opts, index),
-        ModelKey::Op(OpModel::Pslo) => operational::replay(program, &Pslo, &opts, index),
-        ModelKey::Op(OpModel::C11r) => operational::replay(program, &C11r::default(), &opts, index),
-        ModelKey::Op(OpModel::C11t) => operational::replay(program, &C11t, &opts, index),
-        ModelKey::Ax(_) => return Err(EngineError::SampleAxiomatic),
-    })
+    match key {
+        ModelKey::Op(m) => Ok(operational::replay_model(program, m, &opts, index)),
+        ModelKey::Ax(_) => Err(EngineError::SampleAxiomatic),
+    }
 }
 
 /// The result of `relaxlab races`: the exploration, the program it ran,
@@ -387,31 +371,19 @@ pub fn races(
         reduction: settings.reduction,
     };
     let _ctrl_c = crate::interrupt::interruptible();
-    fn explore<M: MemoryModel>(
-        program: &Program,
-        model: &M,
-        opts: &ExploreOptions,
-        progress: bool,
-    ) -> OutcomeTable {
-        if !progress {
-            return operational::explore(program, model, opts);
-        }
+    let explored = if settings.progress {
         let bar = ProgressAfterASecond::new(&format!("{} (races)", model.name()));
-        let table = operational::explore_with_progress(program, model, opts, &|n| bar.update(n));
+        let table = operational::explore_races(program, model, &opts, &|n| bar.update(n));
         bar.finish();
         table
-    }
-    let progress = settings.progress;
-    let table = match model {
-        OpModel::C11r => explore(program, &C11r::default(), &opts, progress),
-        OpModel::C11t => explore(program, &C11t, &opts, progress),
-        OpModel::Sc => explore(program, &ScRaces, &opts, progress),
-        other => {
-            return Err(EngineError::Unavailable(format!(
-                "races under {}",
-                other.name()
-            )))
-        }
+    } else {
+        operational::explore_races(program, model, &opts, &|_| {})
+    };
+    let Some(table) = explored else {
+        return Err(EngineError::Unavailable(format!(
+            "races under {}",
+            model.name()
+        )));
     };
     let races = table
         .races
@@ -431,7 +403,7 @@ pub fn races(
 pub fn repair(
     program: &Program,
     key: ModelKey,
-    family: Family,
+    family: Repairs,
     settings: &Settings,
     opts: &RepairOptions,
 ) -> Result<Repair, RepairError> {
@@ -442,37 +414,8 @@ pub fn repair(
         budget: settings.budget.clone(),
         reduction: settings.reduction,
     };
-    let op = |m: OpModel| (m, explore.clone());
     match key {
-        ModelKey::Op(m @ OpModel::Sc) => {
-            let (m, o) = op(m);
-            repair::repair(program, family, &mut Operational::new(Sc, m, o), opts)
-        }
-        ModelKey::Op(m @ OpModel::Tso) => {
-            let (m, o) = op(m);
-            repair::repair(program, family, &mut Operational::new(Tso, m, o), opts)
-        }
-        ModelKey::Op(m @ OpModel::Pso) => {
-            let (m, o) = op(m);
-            repair::repair(program, family, &mut Operational::new(Pso, m, o), opts)
-        }
-        ModelKey::Op(m @ OpModel::Pslo) => {
-            let (m, o) = op(m);
-            repair::repair(program, family, &mut Operational::new(Pslo, m, o), opts)
-        }
-        ModelKey::Op(m @ OpModel::C11r) => {
-            let (m, o) = op(m);
-            repair::repair(
-                program,
-                family,
-                &mut Operational::new(C11r::default(), m, o),
-                opts,
-            )
-        }
-        ModelKey::Op(m @ OpModel::C11t) => {
-            let (m, o) = op(m);
-            repair::repair(program, family, &mut Operational::new(C11t, m, o), opts)
-        }
+        ModelKey::Op(m) => repair::repair(program, family, &mut Operational::new(m, explore), opts),
         ModelKey::Ax(m) => repair::repair(
             program,
             family,

@@ -13,38 +13,20 @@
 //! decided per access.
 
 use relaxlab_semantics::ir::{
-    Atomicity, AxModel, FenceKind, Instr, ModelKey, OpModel, Program, ReadOrd, Span, WriteOrd,
+    Atomicity, FenceKind, Instr, ModelKey, Program, ReadOrd, Span, WriteOrd,
 };
 
 use crate::diag::{sspan, Error, Errors, ModelError};
 use crate::fmt::hw_fence_name;
 
-fn is_c11(model: ModelKey) -> bool {
-    match model {
-        ModelKey::Op(m) => m.is_c11(),
-        ModelKey::Ax(m) => m.is_c11(),
-    }
-}
-
-/// Does `model` give each location one atomicity? `c11r`, `c11t` and
-/// their axiomatic twins do; `ax.c11` and `ax.rc11` take mixed atomicity.
-fn one_atomicity_per_location(model: ModelKey) -> bool {
-    matches!(
-        model,
-        ModelKey::Op(OpModel::C11r | OpModel::C11t) | ModelKey::Ax(AxModel::C11r | AxModel::C11t)
-    )
-}
-
-/// Rejects hardware barriers under a C11 model, and mixed-atomicity
-/// locations under the models that give a location one atomicity. Other
-/// models accept every program.
+/// Rejects hardware barriers and mixed-atomicity locations under the
+/// models whose registry rows do not admit them
+/// (`relaxlab_semantics::registry::Admits`).
 pub(crate) fn check_model(program: &Program, model: ModelKey) -> Result<(), Errors> {
-    if !is_c11(model) {
-        return Ok(());
-    }
+    let admits = model.admits();
     let mut errors: Vec<Error> = Vec::new();
     for (l, loc) in program.locations.iter().enumerate() {
-        if loc.atomicity != Atomicity::Mixed || !one_atomicity_per_location(model) {
+        if loc.atomicity != Atomicity::Mixed || admits.mixed_atomicity {
             continue;
         }
         let (atomic, non_atomic) = first_accesses(program, l);
@@ -58,7 +40,8 @@ pub(crate) fn check_model(program: &Program, model: ModelKey) -> Result<(), Erro
             .into(),
         );
     }
-    for th in &program.threads {
+    let barriers = program.threads.iter().filter(|_| !admits.hardware_fences);
+    for th in barriers {
         for ins in &th.code {
             if let Instr::Fence {
                 kind: FenceKind::Hw(h),

@@ -6,7 +6,7 @@ mod op_workload;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use relaxlab_semantics::ir::OpModel;
-use relaxlab_semantics::operational::{run_hardware, ExploreOptions, Run};
+use relaxlab_semantics::operational::{explore_model, ExploreOptions};
 
 fn bench(c: &mut Criterion) {
     // (model, threads, ops per thread, locations)
@@ -19,10 +19,8 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     for (model, threads, ops, locs) in cases {
         let program = op_workload::ring(threads, ops, locs);
-        let run = Run::Exhaustive(ExploreOptions::default());
-        let states = run_hardware(&program, model, &run)
-            .map(|t| t.stats.states)
-            .unwrap_or(0);
+        let opts = ExploreOptions::default();
+        let states = explore_model(&program, model, &opts).stats.states;
         group.throughput(Throughput::Elements(states));
         for pool_size in [1, 2] {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -34,7 +32,7 @@ fn bench(c: &mut Criterion) {
                 model.name()
             );
             group.bench_function(name, |b| {
-                b.iter(|| pool.install(|| run_hardware(&program, model, &run)))
+                b.iter(|| pool.install(|| explore_model(&program, model, &opts)))
             });
         }
     }

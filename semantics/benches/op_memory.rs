@@ -9,7 +9,7 @@ mod op_workload;
 use std::time::Instant;
 
 use relaxlab_semantics::ir::OpModel;
-use relaxlab_semantics::operational::{run_hardware, ExploreOptions, Run};
+use relaxlab_semantics::operational::{explore_model, ExploreOptions};
 
 fn vm_hwm_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -56,9 +56,7 @@ fn main() {
         .expect("pool");
     let start = Instant::now();
     let cpu0 = cpu_secs();
-    let table = pool
-        .install(|| run_hardware(&program, model, &Run::Exhaustive(ExploreOptions::default())))
-        .expect("hardware model");
+    let table = pool.install(|| explore_model(&program, model, &ExploreOptions::default()));
     let secs = start.elapsed().as_secs_f64();
     let cpu = cpu_secs() - cpu0;
     let after = vm_hwm_kib().unwrap_or(0);

@@ -15,4 +15,5 @@ pub mod models;
 pub mod operational;
 pub mod outcome;
 pub mod picture;
+pub mod registry;
 mod shared_vec;

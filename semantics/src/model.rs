@@ -23,6 +23,7 @@ use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{
     FenceKind, InstrId, LocId, Program, ReadOrd, RmwOp, RmwOrd, ThreadId, Value, WriteOrd,
 };
+use crate::registry::OpModel;
 
 /// A memory operation with its operands evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,8 +176,15 @@ pub trait MemoryModel: Send + Sync {
     /// (persistent collections where it pays); `Hash`/`Eq` deterministic.
     type State: Clone + Eq + Hash + Debug + Send + Sync;
 
+    /// The model's row in the registry ([`crate::registry`]): its name,
+    /// target, buffering and every other fact the explorers, schedulers
+    /// and analyses ask about.
+    fn model(&self) -> OpModel;
+
     /// The model's name, as the CLI spells it.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.model().name()
+    }
 
     /// Is `a` known to be `b` without comparing them, as two handles on
     /// one shared allocation are (a step that leaves memory alone returns
@@ -220,9 +228,10 @@ pub trait MemoryModel: Send + Sync {
 
     /// The hardware family whose compilation mapping (MODELS.md 2.5) the
     /// explorers apply before running a program under this model; `None`
-    /// (the default) for models that take C11 orders at face value.
+    /// for models that take C11 orders at face value. The registry row's
+    /// target by default.
     fn target(&self) -> Option<crate::mapping::Target> {
-        None
+        self.model().row().target.hardware()
     }
 
     /// Does the model keep per-thread state about locations that

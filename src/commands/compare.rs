@@ -38,6 +38,7 @@
 use relaxlab_semantics::axiomatic::{self, to_dot, twin, CoSource, Judge};
 use relaxlab_semantics::ir::{FenceKind, HwFence, Instr, ModelKey, OpModel, Program, Value};
 use relaxlab_semantics::outcome::OutcomeTable;
+use relaxlab_semantics::registry::TwinRelation;
 
 use super::common;
 use super::comparison::{self, Columns, Compared, Only, RACY};
@@ -59,7 +60,7 @@ const RACY_FAILURE_WHY: &str = "the program has a data race, so C11 gives it no 
 
 /// Must the twins agree exactly (else: operational ⊆ axiomatic)?
 fn must_be_equal(m: OpModel) -> bool {
-    !matches!(m, OpModel::Pso | OpModel::Pslo)
+    m.row().relation == TwinRelation::Equal
 }
 
 pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {

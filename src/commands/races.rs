@@ -12,12 +12,13 @@ use miette::{IntoDiagnostic, NamedSource, SourceSpan};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::Site;
 use relaxlab_semantics::operational::Reduction;
+use relaxlab_semantics::registry::Races;
 
 use super::common;
 use crate::cli::{RacesArgs, ReportFormat};
 use crate::engine;
 use crate::exit::{Exit, Outcome};
-use crate::render::{json, table::describe_bound, trace};
+use crate::render::{json, table::describe_bound, trace, words};
 use crate::{files, flags, interrupt, load, Io};
 
 /// One data race, rendered against the source.
@@ -44,12 +45,39 @@ pub struct RaceDiagnostic {
 
 /// `--model` of `races` is not one that tracks happens-before.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("`races` runs under c11r, c11t or sc, not `{0}`")]
-#[diagnostic(
-    code(relaxlab::races::model),
-    help("use `--model c11r`, `--model c11t` or `--model sc`")
-)]
-pub struct RaceModelError(String);
+#[error("`races` runs under {}, not `{name}`", words::listed(&race_models(), "or"))]
+#[diagnostic(code(relaxlab::races::model))]
+pub struct RaceModelError {
+    name: String,
+    #[help]
+    help: String,
+}
+
+impl RaceModelError {
+    fn new(name: String) -> Self {
+        let flags: Vec<String> = race_models()
+            .iter()
+            .map(|m| format!("`--model {m}`"))
+            .collect();
+        RaceModelError {
+            name,
+            help: format!("use {}", words::listed(&flags, "or")),
+        }
+    }
+}
+
+/// The models `races` runs under (their registry rows' `races`): those
+/// that track happens-before themselves, then those explored with C11's
+/// clocks over their memory.
+fn race_models() -> Vec<&'static str> {
+    let with = |r: Races| {
+        OpModel::ALL
+            .into_iter()
+            .filter(move |m| m.row().races == r)
+            .map(OpModel::name)
+    };
+    with(Races::Own).chain(with(Races::ScClocks)).collect()
+}
 
 pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
@@ -57,11 +85,9 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
     let mut settings = common::settings(&args.engine, &config);
     settings.progress = common::stderr_is_terminal();
     let pool = common::pool(&args.engine, &config)?;
-    let model = match args.model.as_str() {
-        "c11r" => OpModel::C11r,
-        "c11t" => OpModel::C11t,
-        "sc" => OpModel::Sc,
-        other => return Err(RaceModelError(other.to_string()).into()),
+    let model = match OpModel::from_name(&args.model) {
+        Some(m) if m.row().races != Races::None => m,
+        _ => return Err(RaceModelError::new(args.model.clone()).into()),
     };
     flags::races_mapping(&args.engine, io);
     let json_format = args.format == ReportFormat::Json;

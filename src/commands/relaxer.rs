@@ -18,24 +18,47 @@ use miette::IntoDiagnostic;
 use relaxlab_semantics::analyses::relaxer::{self, ConfirmOptions, PredictOptions, PredictedCycle};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::models::{Pslo, Pso, Tso};
 use relaxlab_semantics::outcome::BoundHit;
+use relaxlab_semantics::picture::Describe;
+use relaxlab_semantics::registry::{with_model, Buffering, OpVisitor};
 
 use super::common;
 use crate::cli::{ConfirmArgs, PredictArgs};
 use crate::exit::{Exit, Outcome};
-use crate::render::plural;
 use crate::render::table::describe_bound;
+use crate::render::{plural, words};
 use crate::{flags, interrupt, Io};
 
-/// `--model` of `confirm` must be a relaxed hardware model.
+/// `--model` of `confirm` must be a model that buffers stores.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("`confirm` runs under tso, pso or pslo, not `{0}`")]
-#[diagnostic(
-    code(relaxlab::confirm::model),
-    help("RELAXER's Phase II is defined for the hardware models tso, pso and pslo")
-)]
-pub struct ConfirmModelError(String);
+#[error("`confirm` runs under {}, not `{name}`", words::listed(&buffered_models(), "or"))]
+#[diagnostic(code(relaxlab::confirm::model))]
+pub struct ConfirmModelError {
+    name: String,
+    #[help]
+    help: String,
+}
+
+impl ConfirmModelError {
+    fn new(name: String) -> Self {
+        ConfirmModelError {
+            name,
+            help: format!(
+                "RELAXER's Phase II is defined for the hardware models {}",
+                words::listed(&buffered_models(), "and")
+            ),
+        }
+    }
+}
+
+/// The models whose stores Phase II can delay: those that buffer them.
+fn buffered_models() -> Vec<&'static str> {
+    OpModel::ALL
+        .into_iter()
+        .filter(|m| m.row().buffering != Buffering::None)
+        .map(OpModel::name)
+        .collect()
+}
 
 fn cycles_of(
     program: &Program,
@@ -171,8 +194,9 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
     let mut models = Vec::new();
     for key in common::op_models(&args.model)? {
         match key {
-            ModelKey::Op(m @ (OpModel::Tso | OpModel::Pso | OpModel::Pslo)) => models.push(m),
-            other => return Err(ConfirmModelError(other.to_string()).into()),
+            // Phase II delays buffered stores.
+            ModelKey::Op(m) if m.row().buffering != Buffering::None => models.push(m),
+            other => return Err(ConfirmModelError::new(other.to_string()).into()),
         }
     }
     common::distinct(&models.iter().map(|m| ModelKey::Op(*m)).collect::<Vec<_>>())?;
@@ -201,10 +225,16 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
             // Phase II and the ground truth both stop at Ctrl-C with what
             // they found.
             let ctrl_c = interrupt::interruptible();
-            let (text, bugs, cut) = pool.install(|| match m {
-                OpModel::Tso => table(&program, &Tso, &cycles, args, &settings),
-                OpModel::Pso => table(&program, &Pso, &cycles, args, &settings),
-                _ => table(&program, &Pslo, &cycles, args, &settings),
+            let (text, bugs, cut) = pool.install(|| {
+                with_model(
+                    m,
+                    Table {
+                        program: &program,
+                        cycles: &cycles,
+                        args,
+                        settings: &settings,
+                    },
+                )
             });
             drop(ctrl_c);
             if cut {
@@ -226,6 +256,21 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
         );
     }
     Ok(exit)
+}
+
+/// [`table`] for the model [`with_model`] picks.
+struct Table<'a> {
+    program: &'a Program,
+    cycles: &'a [PredictedCycle],
+    args: &'a ConfirmArgs,
+    settings: &'a crate::engine::Settings,
+}
+
+impl OpVisitor for Table<'_> {
+    type Output = (String, usize, bool);
+    fn visit<M: Describe>(self, model: &M) -> Self::Output {
+        table(self.program, model, self.cycles, self.args, self.settings)
+    }
 }
 
 /// One model's table: per cycle, Phase II's counts beside the ground

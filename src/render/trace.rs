@@ -2,14 +2,15 @@
 
 use relaxlab_semantics::analyses::relaxer;
 use relaxlab_semantics::ir::{ModelKey, Program};
-use relaxlab_semantics::operational::{buffers_stores, describe_trace};
+use relaxlab_semantics::operational::describe_trace;
 use relaxlab_semantics::outcome::Trace;
+use relaxlab_semantics::registry::Buffering;
 
 /// The lines of a trace of `program` (the program the model ran, after
 /// the mapping, so that inserted fences appear as steps) under `key`.
 pub fn lines(program: &Program, key: ModelKey, trace: &Trace) -> Vec<String> {
     let buffered = match key {
-        ModelKey::Op(m) => buffers_stores(m),
+        ModelKey::Op(m) => m.row().buffering != Buffering::None,
         ModelKey::Ax(_) => false,
     };
     let mut lines = describe_trace(program, trace, buffered);

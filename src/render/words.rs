@@ -27,6 +27,18 @@ pub fn size(bytes: u64) -> String {
     format!("{} {}", text.trim_end_matches(".0"), UNITS[unit])
 }
 
+/// `a`, `a or b`, `a, b or c` (with `and` as `conjunction`, `a, b and c`).
+pub fn listed<S: AsRef<str>>(items: &[S], conjunction: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [rest @ .., last] => {
+            let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+            format!("{} {conjunction} {}", rest.join(", "), last.as_ref())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,5 +51,7 @@ mod tests {
         assert_eq!(size(1), "1 byte");
         assert_eq!(size(1536), "1.5 KiB");
         assert_eq!(size(4 << 30), "4 GiB");
+        assert_eq!(listed(&["tso", "pso", "pslo"], "or"), "tso, pso or pslo");
+        assert_eq!(listed(&["c11r"], "and"), "c11r");
     }
 }

@@ -13,12 +13,11 @@ use std::fmt::Write;
 use relaxlab::engine::{self, Settings};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::mapping::Mapping;
-use relaxlab_semantics::model::MemoryModel;
-use relaxlab_semantics::models::C11t;
-use relaxlab_semantics::models::{C11r, ScRaces};
-use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
+use relaxlab_semantics::models::ScRaces;
 use relaxlab_semantics::operational::{replay_witness, Reduction};
 use relaxlab_semantics::outcome::{FailureKind, OutcomeTable, Trace};
+use relaxlab_semantics::picture::Describe;
+use relaxlab_semantics::registry::{with_model, OpVisitor};
 
 fn settings(reduction: Reduction) -> Settings {
     Settings {
@@ -70,21 +69,14 @@ fn replay(
     model: OpModel,
     w: &Trace,
 ) -> Result<relaxlab_semantics::operational::Replayed, String> {
-    fn go<M: MemoryModel>(
-        p: &Program,
-        m: &M,
-        w: &Trace,
-    ) -> Result<relaxlab_semantics::operational::Replayed, String> {
-        replay_witness(p, m, Mapping::Standard, w)
+    struct Replay<'a>(&'a Program, &'a Trace);
+    impl OpVisitor for Replay<'_> {
+        type Output = Result<relaxlab_semantics::operational::Replayed, String>;
+        fn visit<M: Describe>(self, m: &M) -> Self::Output {
+            replay_witness(self.0, m, Mapping::Standard, self.1)
+        }
     }
-    match model {
-        OpModel::Sc => go(program, &Sc, w),
-        OpModel::Tso => go(program, &Tso, w),
-        OpModel::Pso => go(program, &Pso, w),
-        OpModel::Pslo => go(program, &Pslo, w),
-        OpModel::C11r => go(program, &C11r::default(), w),
-        OpModel::C11t => go(program, &C11t, w),
-    }
+    with_model(model, Replay(program, w))
 }
 
 fn check_witnesses(name: &str, program: &Program, model: OpModel, t: &OutcomeTable) {

@@ -8,7 +8,7 @@ use crate::support;
 
 use crate::support::relaxlab;
 use relaxlab::engine::{self, Settings};
-use relaxlab_semantics::analyses::repair::{apply, every_site, Family};
+use relaxlab_semantics::analyses::repair::{apply, every_site, Repairs};
 use relaxlab_semantics::ir::{Instr, ModelKey, OpModel, Program, ThreadKind};
 
 /// `repair --format json` of a file under a model: (exit code, report).
@@ -469,9 +469,9 @@ fn printed_text_lowers_like_the_verified_program() {
         let program = relaxlab::load::program(&file).unwrap();
         let test = relaxlab_grammar::parse(&source).unwrap();
         let c11_ok = relaxlab_grammar::check_model(&program, ModelKey::Op(OpModel::C11r)).is_ok();
-        let mut families = vec![Family::Pslo];
+        let mut families = vec![Repairs::Pslo];
         if c11_ok {
-            families.push(Family::C11);
+            families.push(Repairs::C11);
         }
         for family in families {
             let sites = every_site(&program, family);

@@ -16,7 +16,7 @@ use crate::support;
 
 use relaxlab::engine::{self, Settings};
 use relaxlab_semantics::analyses::repair::{
-    apply, every_site, Change, Family, Goal, RepairOptions, Site, Status,
+    apply, every_site, Change, Goal, RepairOptions, Repairs, Site, Status,
 };
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Quantifier};
 use relaxlab_semantics::outcome::OutcomeTable;
@@ -71,7 +71,7 @@ fn assignments(sites: &[Site], set: &[usize]) -> Vec<Vec<(usize, Change)>> {
 /// Checks the search on one program under one model; returns how many
 /// runs the brute force made (0 when skipped as too large).
 fn check(rel: &str, program: &Program, key: ModelKey, limit: usize) -> usize {
-    let family = Family::of(key).unwrap();
+    let family = key.repair().unwrap();
     // Strong C11 placements (SC orders and fences everywhere) can have
     // tens of millions of states under c11r: every run is bounded, and a
     // case where a bound leaves anything undecided is skipped at once (the search
@@ -93,7 +93,7 @@ fn check(rel: &str, program: &Program, key: ModelKey, limit: usize) -> usize {
     if result.bounded() {
         return 0;
     }
-    let c11 = family == Family::C11;
+    let c11 = family == Repairs::C11;
     let every = every_site(program, family);
     let n = every.len();
     // `None`: a bound cut the run before it found anything bad.

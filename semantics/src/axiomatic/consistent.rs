@@ -23,21 +23,17 @@ use crate::model::Race;
 use crate::outcome::{satisfies, BoundHit, FailureKind, Stats};
 
 /// The program every model of a group judges: models whose `prepare`d
-/// programs are equal share one candidate enumeration.
-fn target_group(model: AxModel) -> u8 {
-    match model {
-        AxModel::Sc => 0,
-        AxModel::Tso => 1,
-        AxModel::Pso | AxModel::Pslo => 2,
-        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => 3,
-    }
+/// programs are equal (the same compilation target) share one candidate
+/// enumeration.
+fn same_program(a: AxModel, b: AxModel) -> bool {
+    a.row().target == b.row().target
 }
 
 /// The observer reads of a skeleton that every model of `group` leaves to
 /// coherence alone ([`super::observers`]); a model that does not opt in
-/// (the hardware models) has none.
+/// (its row has no `observers`) has none.
 fn observer_reads(group: &[AxModel], skeleton: &Skeleton) -> EventSet {
-    if group.iter().all(|m| m.is_c11()) {
+    if group.iter().all(|m| m.row().observers.is_some()) {
         c11::observer_reads(&skeleton.exec, skeleton.free)
     } else {
         0
@@ -47,7 +43,10 @@ fn observer_reads(group: &[AxModel], skeleton: &Skeleton) -> EventSet {
 /// The relation whose predecessors bound an observer read's source under
 /// `model`: coherence, `irreflexive(hb; eco?)`, with the model's `hb`.
 fn observer_bound(model: AxModel, ex: &Execution) -> Relation {
-    c11::happens_before(model, ex)
+    match model.row().observers {
+        Some(hb) => hb(ex),
+        None => unreachable!("relaxlab internal error: observers under a model without them"),
+    }
 }
 
 /// How far the enumeration splits candidates.
@@ -243,7 +242,7 @@ where
             continue;
         }
         let group: Vec<usize> = (i..models.len())
-            .filter(|&j| target_group(models[j]) == target_group(first) && summaries[j].is_none())
+            .filter(|&j| same_program(models[j], first) && summaries[j].is_none())
             .collect();
         let group_models: Vec<AxModel> = group.iter().map(|&j| models[j]).collect();
         let prepared = prepare(program, first, opts)?;
@@ -276,8 +275,8 @@ where
                     // The C11 models' happens-before: their races, and the
                     // bound on their observers' sources.
                     let races = match &accepted.hb {
-                        Some(hb) => c11::races_under(cand.exec, hb),
-                        None => Vec::new(),
+                        Some(hb) if model.row().races => c11::races_under(cand.exec, hb),
+                        _ => Vec::new(),
                     };
                     let failures = &cand.skeleton.failures;
                     let columns = columns.get_or_insert_with(|| Columns::new(&prepared, cand));

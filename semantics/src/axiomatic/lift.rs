@@ -72,22 +72,16 @@ use crate::ir::{
 };
 use crate::model::EventKind as Step;
 use crate::outcome::Trace;
+use crate::registry::{Buffering, LiftCo, LiftReads};
 
 mod co_search;
 
 /// How many `co` orders the `c11t` lift tries at most.
 pub const MAX_CO_ORDERS: u64 = 10_000;
 
-/// The axiomatic twin of an operational model.
+/// The axiomatic twin of an operational model (its registry row's).
 pub fn twin(model: OpModel) -> AxModel {
-    match model {
-        OpModel::Sc => AxModel::Sc,
-        OpModel::Tso => AxModel::Tso,
-        OpModel::Pso => AxModel::Pso,
-        OpModel::Pslo => AxModel::Pslo,
-        OpModel::C11r => AxModel::C11r,
-        OpModel::C11t => AxModel::C11t,
-    }
+    model.twin()
 }
 
 /// Where the lifted `co` came from.
@@ -234,7 +228,7 @@ impl<'p> Replay<'p> {
 
     /// Does the model buffer stores until a `Commit` step?
     fn buffered(&self) -> bool {
-        matches!(self.model, OpModel::Tso | OpModel::Pso | OpModel::Pslo)
+        self.model.row().buffering != Buffering::None
     }
 
     /// Appends an event of thread `t`, returning its reference.
@@ -279,7 +273,7 @@ impl<'p> Replay<'p> {
             .filter(|_| self.buffered());
         let found = match own {
             Some(w) => Some(*w),
-            None if self.model.is_c11() => self
+            None if self.model.row().lift.reads == LiftReads::Performed => self
                 .performed
                 .get(loc.index())
                 .and_then(|ws| ws.len().checked_sub(1 + older as usize).map(|i| ws[i])),
@@ -559,7 +553,7 @@ fn layout(r: &Replay) -> Result<Layout, LiftError> {
         let (rd, w) = (l.of(rd), l.of(w));
         l.exec.rmw.add_idx(rd, w);
     }
-    if r.model == OpModel::C11r {
+    if r.model.row().lift.sc_in_trace_order {
         let sc = r.sc.iter().map(|&e| EventId::new(l.of(e))).collect();
         l.exec.sc = Some(sc);
     }
@@ -653,7 +647,7 @@ pub fn lift(program: &Program, model: OpModel, trace: &Trace) -> Result<Lifted, 
     }
     let l = layout(&r)?;
     let ax = twin(model);
-    let (orders, co) = if model == OpModel::C11t {
+    let (orders, co) = if model.row().lift.co == LiftCo::Settled {
         co_search::search_co(&r, &l, ax)
     } else {
         (trace_co(&r), CoSource::Trace)

@@ -12,7 +12,7 @@
 //! whole candidates (no free reads, no observer split: a cat model may read
 //! any relation).
 
-mod axioms;
+pub(crate) mod axioms;
 mod candidates;
 pub mod cat;
 mod consistent;
@@ -34,6 +34,7 @@ pub use execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, M
 pub use judge::{prepare_judge, run_cat, run_judges, visit_judged, Judge, Judged, VisitJudged};
 pub use lift::{lift, twin, CoSource, LiftError, Lifted, MAX_CO_ORDERS};
 pub use relation::{Relation, MAX_EVENTS};
+pub(crate) use run::Accepted;
 pub use run::{
     check, consistent_executions, prepare, run_axiomatic, run_axiomatic_many, run_axiomatic_whole,
     visit_consistent, visit_consistent_many, AxOptions, AxSummary, ExecutionEnd, VisitMany,

@@ -16,8 +16,6 @@
 
 use std::collections::BTreeMap;
 
-use super::axioms::c11;
-use super::axioms::hardware;
 use super::consistent::{for_each_consistent, End, Split};
 use super::execution::{AxError, EventId, Execution, Rejection};
 use super::relation::Relation;
@@ -88,12 +86,7 @@ pub fn prepare(program: &Program, model: AxModel, opts: &AxOptions) -> Result<Pr
 /// The compilation target of the program `model` judges (`None`: the
 /// program as written, for the C11 models).
 pub(crate) fn model_target(model: AxModel) -> Option<Target> {
-    match model {
-        AxModel::Sc => Some(Target::Sc),
-        AxModel::Tso => Some(Target::Tso),
-        AxModel::Pso | AxModel::Pslo => Some(Target::Pso),
-        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => None,
-    }
+    model.row().target.hardware()
 }
 
 /// The program unrolled as `opts` says, and compiled for `target`.
@@ -131,21 +124,10 @@ pub(crate) struct Accepted {
     pub hb: Option<Relation>,
 }
 
-/// [`check`], also returning what the model found: the engine's model
-/// dispatch.
+/// [`check`], also returning what the model found: the model's axioms,
+/// as its registry row holds them.
 pub(crate) fn check_with_order(model: AxModel, ex: &Execution) -> Result<Accepted, Rejection> {
-    let hardware = |r: Result<(), Rejection>| r.map(|()| Accepted { sc: None, hb: None });
-    match model {
-        AxModel::Sc => hardware(hardware::check_sc(ex)),
-        AxModel::Tso => hardware(hardware::check_tso(ex)),
-        AxModel::Pso => hardware(hardware::check_pso(ex)),
-        AxModel::Pslo => hardware(hardware::check_pslo(ex)),
-        AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t => c11::check_c11(model, ex)
-            .map(|a| Accepted {
-                sc: a.sc,
-                hb: Some(a.hb),
-            }),
-    }
+    (model.row().axioms)(ex)
 }
 
 /// Calls `visit` on every consistent execution of `program` under `model`

@@ -1,10 +1,10 @@
-//! The operational engine: the thread interpreter, the hardware memory
-//! models (MODELS.md 2) and the explorers, exhaustive and sampled
-//! (ARCHITECTURE.md, "Exploration").
+//! The operational engine: the thread interpreter, the runner that takes
+//! one move at a time, and the explorers, exhaustive and sampled, with the
+//! sampler's schedulers. The models themselves are in [`crate::models`].
 
 mod baseline;
+mod by_model;
 mod check;
-mod dispatch;
 mod doomed;
 mod exhaustive;
 mod intern;
@@ -19,8 +19,11 @@ mod state_table;
 mod trace;
 
 pub use baseline::hash_baseline;
+pub use by_model::{
+    explore_model, explore_model_with_progress, explore_races, program_for_model, replay_model,
+    sample_model,
+};
 pub use check::{check_dependence, replay_witness, DependenceCheck, Replayed};
-pub use dispatch::{buffers_stores, replay_hardware, run_hardware, Run};
 pub use exhaustive::{explore, explore_with_progress, program_for, ExploreOptions};
 pub use reduction::Reduction;
 pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOptions};

@@ -35,7 +35,7 @@ use super::exhaustive::program_for;
 use super::interp::{Ended, Interp};
 use super::rng::Rng;
 use super::runner::{MoveInfo, Runner, Status};
-use super::schedule::{pick_simple, Consecutive, Delay, Family, Pick, Strategy};
+use super::schedule::{pick_simple, Consecutive, Delay, Pick, Strategy};
 
 /// Options of sampled exploration.
 #[derive(Clone, Debug)]
@@ -263,7 +263,7 @@ fn run_one<M: MemoryModel>(
     budget: Option<&Budget>,
 ) -> RunResult {
     let mut rng = Rng::for_run(opts.seed, index);
-    let family = Family::of(interp.model.name());
+    let buffering = interp.model.model().row().buffering;
     let mut consecutive = match opts.strategy {
         Strategy::C11Tester => Consecutive::new(interp.program),
         _ => Consecutive::default(),
@@ -279,7 +279,7 @@ fn run_one<M: MemoryModel>(
             }
         }
     };
-    let mut delay = Delay::new(family, runner.nthreads());
+    let mut delay = Delay::new(buffering, runner.nthreads());
     let mut moves: Vec<MoveInfo> = Vec::new();
     let (mut steps, mut waits) = (0u64, 0u64);
     // Moves computed since the budget was last polled.

@@ -12,7 +12,7 @@ use crate::ax_builder::*;
 use relaxlab_semantics::axiomatic::{run_axiomatic, run_axiomatic_many, AxOptions};
 use relaxlab_semantics::ir::{AxModel, OpModel, Program, Value};
 use relaxlab_semantics::models::C11r;
-use relaxlab_semantics::operational::{explore, run_hardware, ExploreOptions, Run};
+use relaxlab_semantics::operational::{explore, explore_model, ExploreOptions};
 use relaxlab_semantics::outcome::OutcomeTable;
 
 fn outcomes(t: &OutcomeTable) -> BTreeSet<Vec<Value>> {
@@ -46,8 +46,7 @@ fn report_skipped(test: &str, skipped: usize, total: usize) {
 }
 
 fn op(p: &Program, m: OpModel) -> BTreeSet<Vec<Value>> {
-    let run = Run::Exhaustive(ExploreOptions::default());
-    outcomes(&run_hardware(p, m, &run).unwrap())
+    outcomes(&explore_model(p, m, &ExploreOptions::default()))
 }
 
 #[test]

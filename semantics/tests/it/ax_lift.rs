@@ -20,11 +20,9 @@ use relaxlab_semantics::axiomatic::{
 use relaxlab_semantics::ir::{
     HwFence, InstrId, LocId, Observable, OpModel, Program, ReadOrd, ThreadId, Value, WriteOrd,
 };
-use relaxlab_semantics::mapping::{compile, Mapping, Target};
+use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::EventKind as Step;
-use relaxlab_semantics::models::C11r;
-use relaxlab_semantics::models::C11t;
-use relaxlab_semantics::operational::{explore, run_hardware, ExploreOptions, Run};
+use relaxlab_semantics::operational::{explore_model, program_for_model, ExploreOptions};
 use relaxlab_semantics::outcome::{OutcomeTable, Trace, TraceStep};
 
 /// Programs per model: 60 in release builds, 25 in debug builds;
@@ -38,22 +36,11 @@ fn programs() -> usize {
 
 /// The program `model` runs (the explorers compile the hardware models').
 fn ran(p: &Program, model: OpModel) -> Program {
-    let target = match model {
-        OpModel::Sc => Target::Sc,
-        OpModel::Tso => Target::Tso,
-        OpModel::Pso | OpModel::Pslo => Target::Pso,
-        OpModel::C11r | OpModel::C11t => return p.clone(),
-    };
-    compile(p, target, Mapping::Standard)
+    program_for_model(p, model, Mapping::Standard).into_owned()
 }
 
 fn explore_op(p: &Program, model: OpModel) -> OutcomeTable {
-    let opts = ExploreOptions::default();
-    match model {
-        OpModel::C11r => explore(p, &C11r::default(), &opts),
-        OpModel::C11t => explore(p, &C11t, &opts),
-        m => run_hardware(p, m, &Run::Exhaustive(opts)).expect("a hardware model"),
-    }
+    explore_model(p, model, &ExploreOptions::default())
 }
 
 /// Do two executions agree on everything both engines build (the SC

@@ -7,7 +7,7 @@ use relaxlab_semantics::mapping::Mapping;
 use relaxlab_semantics::model::MemoryModel;
 use relaxlab_semantics::models::{Pslo, Pso, Sc, Tso};
 use relaxlab_semantics::operational::{
-    describe_trace, explore, program_for, run_hardware, ExploreOptions, Run,
+    describe_trace, explore, explore_model, program_for, ExploreOptions,
 };
 use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable};
 
@@ -50,17 +50,11 @@ fn mp_with_release_acquire_is_never_under_pso_and_pslo() {
         &[(reg(1, 0), 1), (reg(1, 1), 0)],
     );
     for m in [OpModel::Pso, OpModel::Pslo] {
-        let t = run_hardware(&p, m, &Run::Exhaustive(opts(Mapping::Standard))).expect("hardware");
+        let t = explore_model(&p, m, &opts(Mapping::Standard));
         assert_eq!(t.verdict(), Some(Verdict::Never), "{m:?}");
-        let t = run_hardware(&p, m, &Run::Exhaustive(opts(Mapping::Plain))).expect("hardware");
+        let t = explore_model(&p, m, &opts(Mapping::Plain));
         assert_eq!(t.verdict(), Some(Verdict::Sometimes), "{m:?} plain");
     }
-    assert!(run_hardware(
-        &p,
-        OpModel::C11r,
-        &Run::Exhaustive(ExploreOptions::default())
-    )
-    .is_none());
 }
 
 #[test]

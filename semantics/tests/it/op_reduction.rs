@@ -538,8 +538,8 @@ impl<M: MemoryModel> MemoryModel for Mutant<M> {
     fn hash_cons(&self, s: &mut M::State, tables: &M::Consing) {
         self.inner.hash_cons(s, tables)
     }
-    fn name(&self) -> &'static str {
-        self.inner.name()
+    fn model(&self) -> relaxlab_semantics::ir::OpModel {
+        self.inner.model()
     }
     fn initial(&self, program: &Program) -> M::State {
         self.inner.initial(program)

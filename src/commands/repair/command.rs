@@ -7,7 +7,7 @@
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::analyses::repair::{
-    Family, Goal, Judge, Repair, RepairOptions, Solution, Status,
+    Goal, Judge, Repair, RepairOptions, Repairs, Solution, Status,
 };
 use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program, Verdict};
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
@@ -227,7 +227,7 @@ fn print_and_verify(
     let judge = Judge::new(
         repair.goal,
         &reparsed,
-        repair.family == Family::C11,
+        repair.family == Repairs::C11,
         &repair.sc.ran,
         &repair.sc.table,
     )
@@ -285,7 +285,9 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
     let fixed = args.max_states.or(config.max_states()).is_some();
     let pool = common::pool(&engine_args, &config)?;
     let key = model_key(&args.model)?;
-    let family = Family::of(key).ok_or_else(|| NothingToInsert(key.to_string()))?;
+    let family = key
+        .repair()
+        .ok_or_else(|| NothingToInsert(key.to_string()))?;
     let file = files::read(&args.file)?;
     let (shown, source) = load::relaxlab_text(&file)?;
     let program = load::program(&file)?;

@@ -43,7 +43,7 @@
 use std::path::Path;
 
 use relaxlab_semantics::analyses::repair::{
-    Anchor, Behaviour, Change, Family, Goal, Repair, Site, SiteKind, Solution, Status,
+    Anchor, Behaviour, Change, Goal, Repair, Repairs, Site, SiteKind, Solution, Status,
 };
 use relaxlab_semantics::ir::{ModelKey, Program, Quantifier};
 use relaxlab_semantics::outcome::OutcomeTable;
@@ -132,8 +132,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn unit(family: Family) -> (&'static str, &'static str) {
-    if family == Family::C11 {
+fn unit(family: Repairs) -> (&'static str, &'static str) {
+    if family == Repairs::C11 {
         ("change", "changes")
     } else {
         ("fence", "fences")

@@ -44,6 +44,7 @@ use crate::mapping::Mapping;
 use crate::model::MemoryModel;
 use crate::operational::{program_for, Ended, Group, Interp, MoveInfo, Runner, Status};
 use crate::outcome::{FailureKind, Trace};
+use crate::registry::Buffering;
 
 use super::created::creates;
 use super::lift::lift;
@@ -160,20 +161,10 @@ impl Coins {
     }
 }
 
-/// Which figure applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Family {
-    Tso,
-    Pso,
-    Pslo,
-    /// No buffers (SC): only the pauses and the thread choice.
-    Unbuffered,
-}
-
 /// The biased scheduler of one trial.
 #[derive(Debug)]
 struct Biased<'c> {
-    family: Family,
+    buffering: Buffering,
     co: &'c BTreeSet<(ThreadId, u32)>,
     ce: &'c BTreeSet<(ThreadId, u32)>,
     lines: &'c [Vec<u32>],
@@ -212,7 +203,7 @@ impl Biased<'_> {
         coins: &mut Coins,
     ) -> Pick {
         // Fig. 9: a PSLO thread waiting at a barrier clears its times.
-        if self.family == Family::Pslo {
+        if self.buffering == Buffering::Histories {
             for t in 0..self.wake.len() {
                 if blocked(t) {
                     for ((p, _), q) in self.due.iter_mut() {
@@ -268,7 +259,7 @@ impl Biased<'_> {
         let in_co = label.is_some_and(|l| self.co.contains(&l));
         let in_ce = label.is_some_and(|l| self.ce.contains(&l));
         // before_load / before_CAS (PSO, PSLO).
-        let pauses = matches!(self.family, Family::Pso | Family::Pslo | Family::Unbuffered);
+        let pauses = self.buffering != Buffering::Fifo;
         if m.load && pauses && in_co && !self.paused[t.index()] && coins.coin() {
             self.paused[t.index()] = true;
             self.wake[t.index()] = self.now + DELAY_L;
@@ -300,7 +291,7 @@ impl Biased<'_> {
             }
         }
         if let Some(key) = m.store {
-            if self.family != Family::Unbuffered {
+            if self.buffering != Buffering::None {
                 let delayed = self.label(m).is_some_and(|l| self.co.contains(&l)) && coins.coin();
                 let at = if delayed {
                     self.now + DELAY_S
@@ -433,13 +424,8 @@ pub fn confirm_with<M: MemoryModel>(
         .iter()
         .map(|t| t.code.iter().map(|i| i.line).collect())
         .collect();
-    let family = match model.name() {
-        "tso" => Family::Tso,
-        "pso" => Family::Pso,
-        "pslo" => Family::Pslo,
-        _ => Family::Unbuffered,
-    };
-    let buffered = family != Family::Unbuffered;
+    let buffering = model.model().row().buffering;
+    let buffered = buffering != Buffering::None;
     let stopped = || {
         opts.interrupt
             .as_ref()
@@ -465,7 +451,7 @@ pub fn confirm_with<M: MemoryModel>(
                     }
                     let mut coins = Coins::new(opts.seed, c as u64, i);
                     let mut sched = Biased {
-                        family,
+                        buffering,
                         co: &co,
                         ce: &ce,
                         lines: &lines,

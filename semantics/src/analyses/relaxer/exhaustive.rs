@@ -53,6 +53,7 @@ use crate::ir::{Instr, LocId, Program, ThreadId};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 use crate::models::hw::Sc;
 use crate::operational::{explore, program_for, ExploreOptions};
+use crate::registry::OpModel;
 
 use super::lift::Access;
 use super::predict::{cycles_of, PredictedCycle, Statement};
@@ -240,8 +241,12 @@ impl<M: MemoryModel> MemoryModel for Collecting<'_, M> {
         self.inner.hash_cons(&mut state.inner, tables);
     }
 
-    fn name(&self) -> &'static str {
-        self.inner.name()
+    fn model(&self) -> OpModel {
+        self.inner.model()
+    }
+
+    fn target(&self) -> Option<crate::mapping::Target> {
+        self.inner.target()
     }
 
     fn initial(&self, program: &Program) -> Self::State {

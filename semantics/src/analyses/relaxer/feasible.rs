@@ -46,6 +46,7 @@ use crate::ir::{FenceKind, LocId, Program, ThreadId, ThreadKind, Value};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 use crate::operational::{explore, program_for, ExploreOptions};
 use crate::outcome::{BoundHit, FailureKind};
+use crate::registry::{Buffering, OpModel};
 
 use super::lift::Access;
 use super::predict::{PredictedCycle, Statement};
@@ -125,8 +126,8 @@ impl<'a, M: MemoryModel> Tracked<'a, M> {
                 .collect(),
             locs,
             probe,
-            buffered: matches!(inner.name(), "tso" | "pso" | "pslo"),
-            histories: inner.name() == "pslo",
+            buffered: inner.model().row().buffering != Buffering::None,
+            histories: inner.model().row().buffering == Buffering::Histories,
             toplevel: program
                 .threads
                 .iter()
@@ -134,7 +135,7 @@ impl<'a, M: MemoryModel> Tracked<'a, M> {
                 .collect(),
             accepted: AtomicBool::new(false),
             // The mirror knows the hardware models only (MODELS.md 2).
-            approximate: AtomicBool::new(!matches!(inner.name(), "sc" | "tso" | "pso" | "pslo")),
+            approximate: AtomicBool::new(inner.model().row().target.hardware().is_none()),
         }
     }
 
@@ -439,8 +440,12 @@ impl<M: MemoryModel> MemoryModel for Tracked<'_, M> {
         self.inner.hash_cons(&mut state.inner, tables);
     }
 
-    fn name(&self) -> &'static str {
-        self.inner.name()
+    fn model(&self) -> OpModel {
+        self.inner.model()
+    }
+
+    fn target(&self) -> Option<crate::mapping::Target> {
+        self.inner.target()
     }
 
     fn initial(&self, program: &Program) -> Self::State {

@@ -21,8 +21,9 @@ pub mod oracle;
 pub mod search;
 pub mod site;
 
+pub use crate::registry::Repairs;
 pub use apply::{apply, Placement};
 pub use goal::{Behaviour, Goal, GoalError, Judge};
 pub use oracle::{Axiomatic, Operational, Oracle};
 pub use search::{repair, Repair, RepairError, RepairOptions, Solution, Status, Trial};
-pub use site::{candidate_sites, every_site, Anchor, Change, Family, Site, SiteKind};
+pub use site::{candidate_sites, every_site, Anchor, Change, Site, SiteKind};

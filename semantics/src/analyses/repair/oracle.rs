@@ -18,7 +18,6 @@
 
 use crate::axiomatic::{self, AxError, AxOptions, Execution, ExecutionEnd};
 use crate::ir::{AxModel, OpModel, Program, Span, ThreadId};
-use crate::model::MemoryModel;
 use crate::models::Sc;
 use crate::operational::{self, ExploreOptions};
 use crate::outcome::{OutcomeTable, Trace};
@@ -69,15 +68,14 @@ fn sc_cycle(ran: &Program, ex: &Execution) -> Option<Vec<CycleStatement>> {
 
 /// An operational model explored exhaustively.
 #[derive(Debug)]
-pub struct Operational<M> {
-    pub model: M,
+pub struct Operational {
     pub op: OpModel,
     pub opts: ExploreOptions,
 }
 
-impl<M: MemoryModel> Operational<M> {
-    pub fn new(model: M, op: OpModel, opts: ExploreOptions) -> Self {
-        Operational { model, op, opts }
+impl Operational {
+    pub fn new(op: OpModel, opts: ExploreOptions) -> Self {
+        Operational { op, opts }
     }
 
     /// The witness of the first bad behaviour that has one.
@@ -101,7 +99,7 @@ impl<M: MemoryModel> Operational<M> {
     }
 }
 
-impl<M: MemoryModel> Oracle for Operational<M> {
+impl Oracle for Operational {
     fn model(&self) -> String {
         self.op.name().to_string()
     }
@@ -111,8 +109,8 @@ impl<M: MemoryModel> Oracle for Operational<M> {
     }
 
     fn explore(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError> {
-        let ran = operational::program_for(program, &self.model, self.opts.mapping).into_owned();
-        let table = operational::explore(program, &self.model, &self.opts);
+        let ran = operational::program_for_model(program, self.op, self.opts.mapping).into_owned();
+        let table = operational::explore_model(program, self.op, &self.opts);
         Ok((ran, table))
     }
 

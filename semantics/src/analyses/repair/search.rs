@@ -65,7 +65,8 @@ use super::apply::{apply, Placement};
 use super::goal::{Behaviour, Goal, GoalError, Judge};
 use super::hitting::{hitting_sets, minimum_hitting_set, SiteSet};
 use super::oracle::{CycleStatement, Oracle};
-use super::site::{candidate_sites, Family, Site, SiteKind};
+use super::site::{candidate_sites, Site, SiteKind};
+use crate::registry::Repairs;
 
 /// Options of a repair.
 #[derive(Clone, Debug)]
@@ -188,7 +189,7 @@ pub struct Solution {
 /// The result of a repair.
 #[derive(Clone, Debug)]
 pub struct Repair {
-    pub family: Family,
+    pub family: Repairs,
     pub goal: Goal,
     /// The sites considered, in program order.
     pub sites: Vec<Site>,
@@ -274,7 +275,7 @@ impl From<crate::axiomatic::AxError> for RepairError {
 /// The search's state.
 struct Search<'a> {
     program: &'a Program,
-    family: Family,
+    family: Repairs,
     sites: Vec<Site>,
     oracle: &'a mut dyn Oracle,
     judge: Judge,
@@ -607,7 +608,7 @@ impl Search<'_> {
 /// the module docs).
 pub fn repair(
     program: &Program,
-    family: Family,
+    family: Repairs,
     oracle: &mut dyn Oracle,
     opts: &RepairOptions,
 ) -> Result<Repair, RepairError> {
@@ -615,7 +616,7 @@ pub fn repair(
     let judge = Judge::new(
         opts.goal,
         program,
-        family == Family::C11,
+        family == Repairs::C11,
         &sc_ran,
         &sc_table,
     )

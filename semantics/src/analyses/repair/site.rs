@@ -80,56 +80,28 @@
 use serde::Serialize;
 
 use crate::ir::{
-    AxModel, C11Fence, FenceKind, HwFence, Instr, InstrId, Instruction, ModelKey, OpModel, Program,
-    ReadOrd, RmwOrd, ThreadId, WriteOrd,
+    C11Fence, FenceKind, HwFence, Instr, InstrId, Instruction, Program, ReadOrd, RmwOrd, ThreadId,
+    WriteOrd,
 };
+use crate::registry::Repairs;
 
-/// What a repair may insert, by model family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Family {
-    /// `tso`, `ax.tso`: hardware barriers.
-    Tso,
-    /// `pso`: RELAXER's conservative `ss` drains the whole buffer.
-    Pso,
-    /// `ax.pso`: SPARC's `ss` orders store pairs only; a store-load pair
-    /// needs `sl` (MODELS.md 4.1).
-    PsoAx,
-    /// `pslo`, `ax.pslo`.
-    Pslo,
-    /// The C11 models: stronger orders and C11 fences.
-    C11,
-}
-
-impl Family {
-    /// The family of a model; `None` for SC, where every fence is a no-op.
-    pub fn of(key: ModelKey) -> Option<Family> {
-        match key {
-            ModelKey::Op(OpModel::Sc) | ModelKey::Ax(AxModel::Sc) => None,
-            ModelKey::Op(OpModel::Tso) | ModelKey::Ax(AxModel::Tso) => Some(Family::Tso),
-            ModelKey::Op(OpModel::Pso) => Some(Family::Pso),
-            ModelKey::Ax(AxModel::Pso) => Some(Family::PsoAx),
-            ModelKey::Op(OpModel::Pslo) | ModelKey::Ax(AxModel::Pslo) => Some(Family::Pslo),
-            ModelKey::Op(OpModel::C11r | OpModel::C11t)
-            | ModelKey::Ax(AxModel::C11 | AxModel::Rc11 | AxModel::C11r | AxModel::C11t) => {
-                Some(Family::C11)
-            }
-        }
-    }
-
+/// What a repair may insert is the model's registry fact
+/// ([`crate::registry::Repairs`]); these are the options it gives.
+impl Repairs {
     /// Is this a hardware family (fences only)?
     pub fn is_hardware(self) -> bool {
-        self != Family::C11
+        self != Repairs::C11
     }
 
     /// The barriers worth trying at a fence site, cheapest first: one per
     /// distinct effect under the model (see the module docs).
     fn hw_options(self) -> &'static [HwFence] {
         match self {
-            Family::Tso => &[HwFence::SL],
-            Family::Pso => &[HwFence::SS],
-            Family::PsoAx => &[HwFence::SS, HwFence::SL],
-            Family::Pslo => &[HwFence::SS, HwFence::LL, HwFence::SL],
-            Family::C11 => &[],
+            Repairs::Tso => &[HwFence::SL],
+            Repairs::Pso => &[HwFence::SS],
+            Repairs::PsoAx => &[HwFence::SS, HwFence::SL],
+            Repairs::Pslo => &[HwFence::SS, HwFence::LL, HwFence::SL],
+            Repairs::C11 => &[],
         }
     }
 }
@@ -242,7 +214,7 @@ impl Change {
     /// Is `self` at least as strong as `other` (two options of one site
     /// under `family`): does every behaviour the program has with `self`
     /// placed also occur with `other` placed?
-    pub fn at_least(self, other: Change, family: Family) -> bool {
+    pub fn at_least(self, other: Change, family: Repairs) -> bool {
         if self == other {
             return true;
         }
@@ -278,20 +250,20 @@ impl Change {
 /// 1 = store-store, 2 = load-load, 4 = store-load; `ax.tso` and `ax.pslo`
 /// have the lattice of their operational twins (one effect; `ss` and `ll`
 /// incomparable below `sl`), only `ax.pso` differs.
-fn hw_effect(family: Family, k: HwFence) -> u8 {
+fn hw_effect(family: Repairs, k: HwFence) -> u8 {
     match (family, k) {
-        (Family::PsoAx, HwFence::SS) => 1,
-        (Family::PsoAx, HwFence::SL | HwFence::Full) => 1 | 4,
-        (Family::PsoAx, _) => 0,
-        (Family::Tso, HwFence::SL | HwFence::Full) => 1,
-        (Family::Tso, _) => 0,
-        (Family::Pso, HwFence::SS | HwFence::SL | HwFence::Full) => 1,
-        (Family::Pso, _) => 0,
-        (Family::Pslo, HwFence::SS) => 1,
-        (Family::Pslo, HwFence::LL) => 2,
-        (Family::Pslo, HwFence::SL | HwFence::Full) => 3,
-        (Family::Pslo, HwFence::LS) => 0,
-        (Family::C11, _) => 0,
+        (Repairs::PsoAx, HwFence::SS) => 1,
+        (Repairs::PsoAx, HwFence::SL | HwFence::Full) => 1 | 4,
+        (Repairs::PsoAx, _) => 0,
+        (Repairs::Tso, HwFence::SL | HwFence::Full) => 1,
+        (Repairs::Tso, _) => 0,
+        (Repairs::Pso, HwFence::SS | HwFence::SL | HwFence::Full) => 1,
+        (Repairs::Pso, _) => 0,
+        (Repairs::Pslo, HwFence::SS) => 1,
+        (Repairs::Pslo, HwFence::LL) => 2,
+        (Repairs::Pslo, HwFence::SL | HwFence::Full) => 3,
+        (Repairs::Pslo, HwFence::LS) => 0,
+        (Repairs::C11, _) => 0,
     }
 }
 
@@ -517,14 +489,14 @@ fn c11_fence_options() -> Vec<Change> {
 /// Every candidate site of `program` under `family`, thread by thread in
 /// program order (fence sites and order sites interleaved by instruction).
 /// Only instructions written in the source anchor sites.
-pub fn candidate_sites(program: &Program, family: Family) -> Vec<Site> {
+pub fn candidate_sites(program: &Program, family: Repairs) -> Vec<Site> {
     sites(program, family, Selection::Candidates)
 }
 
 /// Every site, each anchor on its own: no two anchors merged, no hardware
 /// site left out as useless. For checking the search (a brute force over
 /// these must agree with it) and the text of repairs (every anchor).
-pub fn every_site(program: &Program, family: Family) -> Vec<Site> {
+pub fn every_site(program: &Program, family: Repairs) -> Vec<Site> {
     sites(program, family, Selection::Every)
 }
 
@@ -548,7 +520,7 @@ enum Selection {
     Every,
 }
 
-fn sites(program: &Program, family: Family, selection: Selection) -> Vec<Site> {
+fn sites(program: &Program, family: Repairs, selection: Selection) -> Vec<Site> {
     let mut out = Vec::new();
     for (t, thread) in program.threads.iter().enumerate() {
         let thread_id = ThreadId::new(t);
@@ -578,7 +550,7 @@ fn sites(program: &Program, family: Family, selection: Selection) -> Vec<Site> {
             fences.push((p, anchor));
         }
         let fence_options: Vec<Change> = match family {
-            Family::C11 => c11_fence_options(),
+            Repairs::C11 => c11_fence_options(),
             hw => hw
                 .hw_options()
                 .iter()
@@ -605,7 +577,7 @@ fn sites(program: &Program, family: Family, selection: Selection) -> Vec<Site> {
                 )
             })
             .collect();
-        if family == Family::C11 {
+        if family == Repairs::C11 {
             for &i in &accesses {
                 let options = order_options(&code[i].instr);
                 if !options.is_empty() {
@@ -632,7 +604,7 @@ fn sites(program: &Program, family: Family, selection: Selection) -> Vec<Site> {
 mod tests {
     use super::*;
 
-    fn lattice_is_consistent(family: Family, options: &[Change]) {
+    fn lattice_is_consistent(family: Repairs, options: &[Change]) {
         let top = *options.last().unwrap();
         for &o in options {
             assert!(top.at_least(o, family), "{top:?} >= {o:?} under {family:?}");
@@ -642,7 +614,7 @@ mod tests {
 
     #[test]
     fn strongest_option_dominates_every_option() {
-        for family in [Family::Tso, Family::Pso, Family::PsoAx, Family::Pslo] {
+        for family in [Repairs::Tso, Repairs::Pso, Repairs::PsoAx, Repairs::Pslo] {
             let opts: Vec<Change> = family
                 .hw_options()
                 .iter()
@@ -650,7 +622,7 @@ mod tests {
                 .collect();
             lattice_is_consistent(family, &opts);
         }
-        lattice_is_consistent(Family::C11, &c11_fence_options());
+        lattice_is_consistent(Repairs::C11, &c11_fence_options());
         for ord in [RmwOrd::Rlx, RmwOrd::Acq, RmwOrd::Rel, RmwOrd::AcqRel] {
             let instr = Instr::Rmw {
                 dst: crate::ir::RegId(0),
@@ -659,7 +631,7 @@ mod tests {
                 operand: crate::ir::Expr::Const(1),
                 ord,
             };
-            lattice_is_consistent(Family::C11, &order_options(&instr));
+            lattice_is_consistent(Repairs::C11, &order_options(&instr));
         }
     }
 
@@ -667,15 +639,15 @@ mod tests {
     fn acquire_and_release_are_incomparable() {
         let acq = Change::Rmw(RmwOrd::Acq);
         let rel = Change::Rmw(RmwOrd::Rel);
-        assert!(!acq.at_least(rel, Family::C11));
-        assert!(!rel.at_least(acq, Family::C11));
+        assert!(!acq.at_least(rel, Repairs::C11));
+        assert!(!rel.at_least(acq, Repairs::C11));
         let ss = Change::Fence(FenceKind::Hw(HwFence::SS));
         let ll = Change::Fence(FenceKind::Hw(HwFence::LL));
         let sl = Change::Fence(FenceKind::Hw(HwFence::SL));
-        assert!(!ss.at_least(ll, Family::Pslo));
-        assert!(sl.at_least(ll, Family::Pslo) && sl.at_least(ss, Family::Pslo));
+        assert!(!ss.at_least(ll, Repairs::Pslo));
+        assert!(sl.at_least(ll, Repairs::Pslo) && sl.at_least(ss, Repairs::Pslo));
         // Under PSO `ss` already drains every buffer; not under `ax.pso`.
-        assert!(ss.at_least(sl, Family::Pso));
-        assert!(!ss.at_least(sl, Family::PsoAx) && sl.at_least(ss, Family::PsoAx));
+        assert!(ss.at_least(sl, Repairs::Pso));
+        assert!(!ss.at_least(sl, Repairs::PsoAx) && sl.at_least(ss, Repairs::PsoAx));
     }
 }

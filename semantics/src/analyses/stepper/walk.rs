@@ -3,14 +3,12 @@
 use std::fmt;
 
 use crate::ir::{InstrId, OpModel, Program, ThreadId};
-use crate::models::c11r::C11r;
-use crate::models::c11t::C11t;
-use crate::models::hw::{Pslo, Pso, Sc, Tso};
 use crate::operational::{
-    buffers_stores, describe_trace, Ended, Interp, Preview, Runner, Status, FINISHED, NOT_STARTED,
+    describe_trace, Ended, Interp, Preview, Runner, Status, FINISHED, NOT_STARTED,
 };
 use crate::outcome::{Trace, TraceStep};
 use crate::picture::{Describe, MemoryPicture};
+use crate::registry::{with_model_as, Buffering, Build, OpVisitor};
 
 use super::view::{MoveView, RunEnd, RunStatus, StepView, ThreadState, ThreadView};
 
@@ -39,39 +37,6 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
-/// The models as the stepper runs them: the explorers' models, except
-/// that `c11r` keeps every store element (see the module docs).
-macro_rules! with_model {
-    ($model:expr, $m:ident => $body:expr) => {
-        match $model {
-            OpModel::Sc => {
-                let $m = &Sc;
-                $body
-            }
-            OpModel::Tso => {
-                let $m = &Tso;
-                $body
-            }
-            OpModel::Pso => {
-                let $m = &Pso;
-                $body
-            }
-            OpModel::Pslo => {
-                let $m = &Pslo;
-                $body
-            }
-            OpModel::C11r => {
-                let $m = &C11r { prune: false };
-                $body
-            }
-            OpModel::C11t => {
-                let $m = &C11t;
-                $body
-            }
-        }
-    };
-}
-
 /// The state of `program` under `model` after the first `position` of
 /// `choices`, with the labels of every choice. `program` is the program
 /// the model runs: after the compilation mapping for the hardware models
@@ -89,15 +54,45 @@ pub fn view(
             len: choices.len(),
         });
     }
-    let buffered = buffers_stores(model);
-    with_model!(model, m => view_with(program, m, buffered, choices, position))
+    let buffered = model.row().buffering != Buffering::None;
+    struct View<'a> {
+        program: &'a Program,
+        buffered: bool,
+        choices: &'a [u32],
+        position: usize,
+    }
+    impl OpVisitor for View<'_> {
+        type Output = Result<StepView, StepError>;
+        fn visit<M: Describe>(self, m: &M) -> Self::Output {
+            view_with(self.program, m, self.buffered, self.choices, self.position)
+        }
+    }
+    let v = View {
+        program,
+        buffered,
+        choices,
+        position,
+    };
+    // The models as the stepper runs them: as the explorers do, except
+    // that `c11r` keeps every store element (see the module docs).
+    with_model_as(model, Build::Show, v)
 }
 
 /// The choices that replay `trace` (a witness of the explorers, whose
 /// instruction ids refer to `program`) move by move; `None` when no
 /// execution of the stepper gives exactly these steps.
 pub fn witness_choices(program: &Program, model: OpModel, trace: &Trace) -> Option<Vec<u32>> {
-    with_model!(model, m => witness_with(program, m, trace))
+    struct Witness<'a> {
+        program: &'a Program,
+        trace: &'a Trace,
+    }
+    impl OpVisitor for Witness<'_> {
+        type Output = Option<Vec<u32>>;
+        fn visit<M: Describe>(self, m: &M) -> Self::Output {
+            witness_with(self.program, m, self.trace)
+        }
+    }
+    with_model_as(model, Build::Show, Witness { program, trace })
 }
 
 fn run_end(e: Ended) -> RunEnd {

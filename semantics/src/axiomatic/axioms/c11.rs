@@ -38,7 +38,8 @@
 use super::sc_order::{self, ScExtra};
 use crate::axiomatic::execution::{Event, EventId, Execution, Mode, Rejection};
 use crate::axiomatic::relation::{members, single, EventSet, Relation};
-use crate::ir::{AxModel, C11Fence};
+use crate::axiomatic::run::Accepted;
+use crate::ir::C11Fence;
 use crate::model::{Race, Site};
 
 /// Which release sequences a model uses.
@@ -236,67 +237,63 @@ fn acyclic(axiom: &'static str, r: &Relation) -> Result<(), Rejection> {
     r.acyclic().map_err(|cycle| Rejection { axiom, cycle })
 }
 
-/// What a C11-family model says of an execution it accepts.
-#[derive(Debug)]
-pub(crate) struct Accepted {
-    /// The SC order found (`None` for RC11, which has none).
-    pub sc: Option<Vec<EventId>>,
-    /// The model's happens-before.
-    pub hb: Relation,
+/// `ax.rc11`: RC11's coherence, atomicity, no thin air and `psc`.
+pub(crate) fn rc11(ex: &Execution) -> Result<Accepted, Rejection> {
+    let c = C11::new(ex, ReleaseSeq::Rc11);
+    base(&c)?;
+    acyclic("no-thin-air", &ex.po.union(&ex.asw).union(&ex.rf))?;
+    acyclic("psc", &psc(&c))?;
+    Ok(Accepted {
+        sc: None,
+        hb: Some(c.hb),
+    })
 }
 
-/// Checks a C11-family model. With `ex.sc` given, that order is checked;
-/// otherwise one is searched for.
-pub(crate) fn check_c11(model: AxModel, ex: &Execution) -> Result<Accepted, Rejection> {
-    match model {
-        AxModel::Rc11 => {
-            let c = C11::new(ex, ReleaseSeq::Rc11);
-            base(&c)?;
-            acyclic("no-thin-air", &ex.po.union(&ex.asw).union(&ex.rf))?;
-            acyclic("psc", &psc(&c))?;
-            Ok(Accepted { sc: None, hb: c.hb })
-        }
-        AxModel::C11r => {
-            let c = C11::new(ex, ReleaseSeq::Cpp11);
-            base_with_na_reads(&c)?;
-            let order = ex.po.union(&ex.asw).union(&ex.rf).union(&ex.co);
-            acyclic("c11r-order", &order)?;
-            let sc = sc_order::find(&c, ScExtra::Order(&order.plus()))?;
-            acyclic(
-                "c11r-order",
-                &order.union(&sc_order::as_relation(ex.len(), &sc)),
-            )?;
-            Ok(Accepted {
-                sc: Some(sc),
-                hb: c.hb,
-            })
-        }
-        AxModel::C11t => {
-            let c = C11::new(ex, ReleaseSeq::Cpp20);
-            base_with_na_reads(&c)?;
-            let order = c.hb.union(&ex.rf);
-            acyclic("c11t-order", &order)?;
-            let sc = sc_order::find(&c, ScExtra::Order(&order.plus()))?;
-            acyclic(
-                "c11t-order",
-                &order.union(&sc_order::as_relation(ex.len(), &sc)),
-            )?;
-            Ok(Accepted {
-                sc: Some(sc),
-                hb: c.hb,
-            })
-        }
-        // C11 proper; the hardware models never reach here.
-        _ => {
-            let c = C11::new(ex, ReleaseSeq::Cpp11);
-            base_with_na_reads(&c)?;
-            let sc = sc_order::find(&c, ScExtra::None)?;
-            Ok(Accepted {
-                sc: Some(sc),
-                hb: c.hb,
-            })
-        }
-    }
+/// `ax.c11r`: C11 and `acyclic(po | asw | rf | co | sc)`. With `ex.sc`
+/// given, that order is checked; otherwise one is searched for.
+pub(crate) fn c11r(ex: &Execution) -> Result<Accepted, Rejection> {
+    let c = C11::new(ex, ReleaseSeq::Cpp11);
+    base_with_na_reads(&c)?;
+    let order = ex.po.union(&ex.asw).union(&ex.rf).union(&ex.co);
+    acyclic("c11r-order", &order)?;
+    let sc = sc_order::find(&c, ScExtra::Order(&order.plus()))?;
+    acyclic(
+        "c11r-order",
+        &order.union(&sc_order::as_relation(ex.len(), &sc)),
+    )?;
+    Ok(Accepted {
+        sc: Some(sc),
+        hb: Some(c.hb),
+    })
+}
+
+/// `ax.c11t`: C11 with C++20 release sequences and `acyclic(hb | sc |
+/// rf)`.
+pub(crate) fn c11t(ex: &Execution) -> Result<Accepted, Rejection> {
+    let c = C11::new(ex, ReleaseSeq::Cpp20);
+    base_with_na_reads(&c)?;
+    let order = c.hb.union(&ex.rf);
+    acyclic("c11t-order", &order)?;
+    let sc = sc_order::find(&c, ScExtra::Order(&order.plus()))?;
+    acyclic(
+        "c11t-order",
+        &order.union(&sc_order::as_relation(ex.len(), &sc)),
+    )?;
+    Ok(Accepted {
+        sc: Some(sc),
+        hb: Some(c.hb),
+    })
+}
+
+/// `ax.c11`: C11 proper, with an SC order.
+pub(crate) fn c11(ex: &Execution) -> Result<Accepted, Rejection> {
+    let c = C11::new(ex, ReleaseSeq::Cpp11);
+    base_with_na_reads(&c)?;
+    let sc = sc_order::find(&c, ScExtra::None)?;
+    Ok(Accepted {
+        sc: Some(sc),
+        hb: Some(c.hb),
+    })
 }
 
 /// RC11's `psc = psc_base | psc_F` (Lahav et al. 2017, Sec. 3):
@@ -327,18 +324,19 @@ fn psc(c: &C11) -> Relation {
     psc_base.union(&psc_f)
 }
 
-/// The release sequences `model` uses.
-fn release_seq(model: AxModel) -> ReleaseSeq {
-    match model {
-        AxModel::Rc11 => ReleaseSeq::Rc11,
-        AxModel::C11t => ReleaseSeq::Cpp20,
-        _ => ReleaseSeq::Cpp11,
-    }
+/// The happens-before with C++11 release sequences (`ax.c11`, `ax.c11r`).
+pub(crate) fn hb_cpp11(ex: &Execution) -> Relation {
+    C11::new(ex, ReleaseSeq::Cpp11).hb
 }
 
-/// The happens-before of `model` on `ex`.
-pub(crate) fn happens_before(model: AxModel, ex: &Execution) -> Relation {
-    C11::new(ex, release_seq(model)).hb
+/// The happens-before with RC11's release sequences (`ax.rc11`).
+pub(crate) fn hb_rc11(ex: &Execution) -> Relation {
+    C11::new(ex, ReleaseSeq::Rc11).hb
+}
+
+/// The happens-before with C++20 release sequences (`ax.c11t`).
+pub(crate) fn hb_cpp20(ex: &Execution) -> Relation {
+    C11::new(ex, ReleaseSeq::Cpp20).hb
 }
 
 /// The observer reads of a skeleton under the C11 models (see

@@ -20,6 +20,7 @@
 
 use crate::axiomatic::execution::{Execution, Rejection};
 use crate::axiomatic::relation::{EventSet, Relation};
+use crate::axiomatic::run::Accepted;
 use crate::ir::HwFence::{self, Full, LL, SL, SS};
 
 /// Shared derived relations of one execution.
@@ -177,4 +178,27 @@ fn ppo_pslo(hw: &Hw) -> Relation {
     let own = Relation::id_on(hw.ex.len(), rmw_w);
     base.union(&po.restrict(rmw_w, hw.writes))
         .union(&hw.ex.rmw.inverse().seq(&base).minus(&own))
+}
+
+/// The axioms of `ax.sc`, `ax.tso`, `ax.pso` and `ax.pslo` as the registry
+/// holds them (`crate::registry::AxRow::axioms`): no SC order, no
+/// happens-before.
+fn accepted(r: Result<(), Rejection>) -> Result<Accepted, Rejection> {
+    r.map(|()| Accepted { sc: None, hb: None })
+}
+
+pub(crate) fn sc(ex: &Execution) -> Result<Accepted, Rejection> {
+    accepted(check_sc(ex))
+}
+
+pub(crate) fn tso(ex: &Execution) -> Result<Accepted, Rejection> {
+    accepted(check_tso(ex))
+}
+
+pub(crate) fn pso(ex: &Execution) -> Result<Accepted, Rejection> {
+    accepted(check_pso(ex))
+}
+
+pub(crate) fn pslo(ex: &Execution) -> Result<Accepted, Rejection> {
+    accepted(check_pslo(ex))
 }

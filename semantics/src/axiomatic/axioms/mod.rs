@@ -2,6 +2,6 @@
 //! (`hardware`), the C11 models' (`c11`) and the SC order search the C11
 //! models share (`sc_order`).
 
-pub(super) mod c11;
-pub(super) mod hardware;
+pub(crate) mod c11;
+pub(crate) mod hardware;
 pub(super) mod sc_order;

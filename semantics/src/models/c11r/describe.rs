@@ -8,35 +8,47 @@ use crate::ir::Program;
 use crate::picture::{loc_name, Describe, Group, MemoryPicture};
 
 use super::state::{C11State, Loc};
-use super::C11r;
+use super::{C11r, ScRaces};
 use crate::models::clocks::describe::{na_group, sc_group, store_cell, thread_groups};
 
 impl Describe for C11r {
     fn describe(&self, program: &Program, s: &C11State) -> MemoryPicture {
-        let mut shared: Vec<Group> = s
-            .locs
+        picture(program, s)
+    }
+}
+
+/// SC memory with C11's clocks draws as `c11r`: its store lists hold the
+/// newest store alone.
+impl Describe for ScRaces {
+    fn describe(&self, program: &Program, s: &C11State) -> MemoryPicture {
+        picture(program, s)
+    }
+}
+
+fn picture(program: &Program, s: &C11State) -> MemoryPicture {
+    let mut shared: Vec<Group> = s
+        .locs
+        .iter()
+        .enumerate()
+        .map(|(a, loc)| {
+            let name = loc_name(program, crate::ir::LocId::new(a));
+            match loc {
+                Loc::Atomic(at) => Group::hinted(
+                    format!("{name}: store list"),
+                    "modification order, oldest first",
+                    at.stores.iter().map(|e| store_cell(program, e)).collect(),
+                ),
+                Loc::NonAtomic(na) => na_group(program, name, na),
+            }
+        })
+        .collect();
+    shared.extend(sc_group(program, &s.sf, &s.sw));
+    MemoryPicture {
+        shared,
+        threads: s
+            .threads
             .iter()
-            .enumerate()
-            .map(|(a, loc)| {
-                let name = loc_name(program, crate::ir::LocId::new(a));
-                match loc {
-                    Loc::Atomic(at) => Group::hinted(
-                        format!("{name}: store list"),
-                        "modification order, oldest first",
-                        at.stores.iter().map(|e| store_cell(program, e)).collect(),
-                    ),
-                    Loc::NonAtomic(na) => na_group(program, name, na),
-                }
-            })
-            .collect();
-        shared.extend(sc_group(program, &s.sf, &s.sw));
-        MemoryPicture {
-            shared,
-            threads: s
-                .threads
-                .iter()
-                .map(|th| thread_groups(program, th))
-                .collect(),
-        }
+            .map(|th| thread_groups(program, th))
+            .collect(),
     }
 }

@@ -12,6 +12,7 @@ use super::state::{C11Consing, C11State, Loc};
 use crate::dependence::Footprint;
 use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, Value, WriteOrd};
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
+use crate::registry::OpModel;
 
 /// The restricted C11 model `c11r` (MODELS.md section 3; TSAN11 Figs. 6,
 /// 10-13). See the `c11r` module docs for the theory and the deviations.
@@ -319,8 +320,8 @@ impl MemoryModel for C11r {
         state.hash_cons(tables);
     }
 
-    fn name(&self) -> &'static str {
-        "c11r"
+    fn model(&self) -> OpModel {
+        OpModel::C11r
     }
 
     fn initial(&self, program: &Program) -> C11State {
@@ -367,8 +368,15 @@ impl MemoryModel for ScRaces {
         state.hash_cons(tables);
     }
 
-    fn name(&self) -> &'static str {
-        "sc"
+    /// Races are found under `sc` ([`crate::registry::Races::ScClocks`]).
+    fn model(&self) -> OpModel {
+        OpModel::Sc
+    }
+
+    /// The program as written: C11's fences and orders decide
+    /// happens-before, where `sc` itself would compile them away.
+    fn target(&self) -> Option<crate::mapping::Target> {
+        None
     }
 
     fn initial(&self, program: &Program) -> C11State {

@@ -8,6 +8,7 @@ use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, 
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 use crate::models::clocks::threads::Strength;
 use crate::models::clocks::threads::ThreadClockState;
+use crate::registry::OpModel;
 
 /// The operational model `c11t`: C11 with C++20 release sequences and
 /// `acyclic(hb ∪ sc ∪ rf)`, the modification order kept as a constraint
@@ -298,8 +299,8 @@ impl MemoryModel for C11t {
         state.hash_cons(tables);
     }
 
-    fn name(&self) -> &'static str {
-        "c11t"
+    fn model(&self) -> OpModel {
+        OpModel::C11t
     }
 
     fn initial(&self, program: &Program) -> C11tState {

@@ -83,8 +83,8 @@
 
 use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{LocId, Program, ThreadId, ThreadKind, Value};
-use crate::mapping::Target;
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
+use crate::registry::OpModel;
 
 use super::common::{pso_barrier, rmw_write, step, update_event, Barrier, FULL};
 use super::flat::Segs;
@@ -98,8 +98,8 @@ impl MemoryModel for Pslo {
     type State = Segs;
     type Consing = ();
 
-    fn name(&self) -> &'static str {
-        "pslo"
+    fn model(&self) -> OpModel {
+        OpModel::Pslo
     }
 
     /// A load or a barrier returns its state's own handle ([`Segs`]).
@@ -175,10 +175,6 @@ impl MemoryModel for Pslo {
 
     fn final_value(&self, s: &Segs, loc: LocId) -> Value {
         s.seg(0)[loc.index()]
-    }
-
-    fn target(&self) -> Option<Target> {
-        Some(Target::Pso)
     }
 
     const DECLARES_DEPENDENCE: bool = true;

@@ -40,8 +40,8 @@
 
 use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{LocId, Program, ThreadId, Value};
-use crate::mapping::Target;
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
+use crate::registry::OpModel;
 
 use super::common::{pso_barrier, rmw_write, step, update_event, FULL};
 use super::flat::Segs;
@@ -54,8 +54,8 @@ impl MemoryModel for Pso {
     type State = Segs;
     type Consing = ();
 
-    fn name(&self) -> &'static str {
-        "pso"
+    fn model(&self) -> OpModel {
+        OpModel::Pso
     }
 
     /// A load or a barrier returns its state's own handle ([`Segs`]).
@@ -112,10 +112,6 @@ impl MemoryModel for Pso {
 
     fn final_value(&self, s: &Segs, loc: LocId) -> Value {
         s.seg(0)[loc.index()]
-    }
-
-    fn target(&self) -> Option<Target> {
-        Some(Target::Pso)
     }
 
     const DECLARES_DEPENDENCE: bool = true;

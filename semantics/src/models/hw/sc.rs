@@ -23,8 +23,8 @@
 
 use crate::dependence::Footprint;
 use crate::ir::{LocId, Program, ThreadId, Value};
-use crate::mapping::Target;
 use crate::model::{EventKind, MemOp, MemoryModel, Site, Step};
+use crate::registry::OpModel;
 
 use super::common::{rmw_write, step, update_event};
 
@@ -36,8 +36,8 @@ impl MemoryModel for Sc {
     type State = Box<[Value]>;
     type Consing = ();
 
-    fn name(&self) -> &'static str {
-        "sc"
+    fn model(&self) -> OpModel {
+        OpModel::Sc
     }
 
     fn initial(&self, program: &Program) -> Self::State {
@@ -63,10 +63,6 @@ impl MemoryModel for Sc {
 
     fn final_value(&self, m: &Self::State, loc: LocId) -> Value {
         m[loc.index()]
-    }
-
-    fn target(&self) -> Option<Target> {
-        Some(Target::Sc)
     }
 
     const DECLARES_DEPENDENCE: bool = true;

@@ -52,8 +52,8 @@
 
 use crate::dependence::{Footprint, InternalAgent};
 use crate::ir::{LocId, Program, ThreadId, Value};
-use crate::mapping::Target;
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
+use crate::registry::OpModel;
 
 use super::common::{rmw_write, step, tso_barrier, update_event};
 use super::flat::Segs;
@@ -66,8 +66,8 @@ impl MemoryModel for Tso {
     type State = Segs;
     type Consing = ();
 
-    fn name(&self) -> &'static str {
-        "tso"
+    fn model(&self) -> OpModel {
+        OpModel::Tso
     }
 
     /// A load or a barrier returns its state's own handle ([`Segs`]).
@@ -119,10 +119,6 @@ impl MemoryModel for Tso {
 
     fn final_value(&self, s: &Segs, loc: LocId) -> Value {
         s.seg(0)[loc.index()]
-    }
-
-    fn target(&self) -> Option<Target> {
-        Some(Target::Tso)
     }
 
     const DECLARES_DEPENDENCE: bool = true;
