@@ -14,7 +14,7 @@ mod reduction;
 mod rng;
 mod runner;
 mod sample;
-mod schedule;
+mod schedulers;
 mod state_table;
 mod trace;
 
@@ -27,7 +27,7 @@ pub use check::{check_dependence, replay_witness, DependenceCheck, Replayed};
 pub use exhaustive::{explore, explore_with_progress, program_for, ExploreOptions};
 pub use reduction::Reduction;
 pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOptions};
-pub use schedule::Strategy;
+pub use schedulers::Strategy;
 pub use trace::{describe_step, describe_trace};
 
 // Hooks for RELAXER's Phase II scheduler (`crate::analyses::relaxer::confirm`) and
@@ -36,3 +36,5 @@ pub use trace::{describe_step, describe_trace};
 pub(crate) use intern::hash_of;
 pub(crate) use interp::{Ended, Group, Interp, FINISHED, NOT_STARTED};
 pub(crate) use runner::{MoveInfo, Preview, Runner, Status};
+pub use schedulers::delay::{DELAY_L, DELAY_S};
+pub(crate) use schedulers::{Bias, Delay, Pick, Random, Scheduler};

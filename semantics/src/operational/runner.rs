@@ -110,11 +110,6 @@ impl<'p, M: MemoryModel> Runner<'p, M> {
         self.comps[t][0] >= 0
     }
 
-    /// The number of threads.
-    pub(crate) fn nthreads(&self) -> usize {
-        self.comps.len()
-    }
-
     /// Is the state final?
     pub(crate) fn is_final(&self) -> bool {
         self.interp.is_final(&|t| &self.comps[t][..], &self.mem)

@@ -7,7 +7,7 @@
 //! worker threads: runs are computed in parallel and aggregated in index
 //! order. A run follows one path of the same state graph the exhaustive
 //! explorer walks (the interpreter and models are shared), choosing its
-//! moves by a [`Strategy`] (see [`super::schedule`]), and ends in a final
+//! moves by a [`Strategy`] (see [`super::schedulers`]), and ends in a final
 //! state, a failure, a discard (`assume`, `filter`), a deadlock, or at the
 //! per-run step bound (reported as [`BoundHit::MaxSteps`]).
 //!
@@ -26,16 +26,17 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::budget::Budget;
-use crate::ir::{Program, Value};
+use crate::ir::{Program, ThreadId, Value};
 use crate::mapping::Mapping;
 use crate::model::{MemoryModel, Race};
 use crate::outcome::{BoundHit, Failure, FailureKind, OutcomeRow, OutcomeTable, Stats, Trace};
 
 use super::exhaustive::program_for;
+use super::interp::Group;
 use super::interp::{Ended, Interp};
 use super::rng::Rng;
 use super::runner::{MoveInfo, Runner, Status};
-use super::schedule::{pick_simple, Consecutive, Delay, Pick, Strategy};
+use super::schedulers::{Pick, Strategy};
 
 /// Options of sampled exploration.
 #[derive(Clone, Debug)]
@@ -264,10 +265,7 @@ fn run_one<M: MemoryModel>(
 ) -> RunResult {
     let mut rng = Rng::for_run(opts.seed, index);
     let buffering = interp.model.model().row().buffering;
-    let mut consecutive = match opts.strategy {
-        Strategy::C11Tester => Consecutive::new(interp.program),
-        _ => Consecutive::default(),
-    };
+    let mut scheduler = opts.strategy.scheduler(interp.program, buffering);
     let mut trace = trace;
     let mut runner = match Runner::start(interp, &mut trace) {
         Ok(r) => r,
@@ -279,7 +277,6 @@ fn run_one<M: MemoryModel>(
             }
         }
     };
-    let mut delay = Delay::new(buffering, runner.nthreads());
     let mut moves: Vec<MoveInfo> = Vec::new();
     let (mut steps, mut waits) = (0u64, 0u64);
     // Moves computed since the budget was last polled.
@@ -309,30 +306,20 @@ fn run_one<M: MemoryModel>(
                 break RunEnd::Stopped(hit);
             }
         }
-        let choice = match opts.strategy {
-            Strategy::Delay => {
-                let has_move = |t: usize| {
-                    moves.iter().any(|m| {
-                        m.group == super::interp::Group::Thread(crate::ir::ThreadId::new(t))
-                    })
-                };
-                let blocked = |t: usize| runner.running(t) && !has_move(t);
-                match delay.pick(&moves, &blocked, &mut rng) {
-                    Pick::Move(k) => k,
-                    Pick::Wait => {
-                        waits += 1;
-                        continue;
-                    }
-                }
-            }
-            Strategy::C11Tester => consecutive.pick(&moves, &mut rng),
-            s => pick_simple(s, &moves, &mut rng),
+        let has_move = |t: usize| {
+            moves
+                .iter()
+                .any(|m| m.group == Group::Thread(ThreadId::new(t)))
         };
-        match opts.strategy {
-            Strategy::Delay => delay.taken(&moves[choice], &mut rng),
-            Strategy::C11Tester => consecutive.taken(&moves[choice]),
-            Strategy::Uniform | Strategy::Old => {}
-        }
+        let blocked = |t: usize| runner.running(t) && !has_move(t);
+        let choice = match scheduler.pick(&moves, &blocked, &mut rng) {
+            Pick::Move(k) => k,
+            Pick::Wait => {
+                waits += 1;
+                continue;
+            }
+        };
+        scheduler.taken(&moves[choice], &mut rng);
         steps += 1;
         match runner.take(choice, &mut trace) {
             Some(Status::Running) => {}

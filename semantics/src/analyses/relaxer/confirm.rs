@@ -4,45 +4,33 @@
 //! With the cycle `l1, ..., ln`, `co` holds the odd-numbered labels
 //! (`l1, l3, ...`: the first of each program-order pair, to be delayed so
 //! that the other thread's racing statement goes first) and `ce` the even
-//! ones (to be hurried). Each decision is gated by a coin of probability
-//! `P = 0.5`; time is logical, one unit per move:
-//!
-//! - `before_store` (Figs. 7, 8): a store labelled in `co` gets commit time
-//!   `now + DELAY_S` with probability P, every other store `now`; the times
-//!   are queued beside the model's buffers (`Bt`, `Bt_a`).
-//! - `after_any`: after every move, a buffered store whose time has come is
-//!   committed at once. A store whose time has not come is not committed,
-//!   and holds back the later stores of its FIFO.
-//! - `before_load`, `before_CAS` (Fig. 8; PSO, PSLO, and SC, which has
-//!   no buffers to delay; not TSO, Fig. 7): before a load, RMW
-//!   or CAS labelled in `co`, the thread pauses `DELAY_L` with probability
-//!   P (once per dynamic instruction). `DELAY_L < DELAY_S` as required.
-//! - `before_membar` (Figs. 7, 8): a thread whose next step waits for its
-//!   buffers (barrier, RMW, fork, join, end) waits until its stores' times
-//!   come (`waitUntil`). PSLO (Fig. 9) clears the thread's times instead.
-//! - `loadPSLO` (Fig. 9): a load with several possible values reads the
-//!   earliest with probability P when labelled in `ce`, else memory (the
-//!   newest).
-//! - The thread to move is chosen uniformly among those that are not
-//!   paused and have a step (the paper leaves it to the OS scheduler); when
-//!   none can move and no store is due, time jumps to the next due time.
+//! ones (to be hurried). The runs are scheduled by the sampler's delay
+//! scheduler ([`crate::operational::Delay`], whose module docs state the
+//! figures' rules) biased towards the cycle: a store is delayed, and a
+//! thread paused before a load, only when its statement is in `co`, and a
+//! load reads its earliest value only when in `ce`; each decision is gated
+//! by a coin of probability `P = 0.5`, and time is logical, one unit per
+//! move.
 //!
 //! Each trial is one such run, recorded as a trace and checked with
 //! [`super::created`]; a trial is *buggy* when it created the cycle and
 //! ended in a failed assertion (after the cycle, since a failure ends the
 //! run). The report has RELAXER's Table 1 columns.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::ir::{LocId, Program, ThreadId};
+use crate::ir::{Program, ThreadId};
 use crate::mapping::Mapping;
 use crate::model::MemoryModel;
-use crate::operational::{program_for, Ended, Group, Interp, MoveInfo, Runner, Status};
+use crate::operational::{
+    program_for, Bias, Delay, Ended, Group, Interp, MoveInfo, Pick, Random, Runner, Scheduler,
+    Status,
+};
 use crate::outcome::{FailureKind, Trace};
 use crate::registry::Buffering;
 
@@ -50,10 +38,7 @@ use super::created::creates;
 use super::lift::lift;
 use super::predict::PredictedCycle;
 
-/// RELAXER's `delayS`, in moves.
-pub const DELAY_S: u64 = 8;
-/// RELAXER's `delayL`, in moves.
-pub const DELAY_L: u64 = 4;
+pub use crate::operational::{DELAY_L, DELAY_S};
 /// Moves one trial may take before it is cut.
 pub const MAX_STEPS: u64 = 10_000;
 
@@ -152,156 +137,15 @@ impl Coins {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+}
+
+impl Random for Coins {
     /// `rand() < P` with P = 0.5.
     fn coin(&mut self) -> bool {
         self.next() & 1 == 1
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-/// The biased scheduler of one trial.
-#[derive(Debug)]
-struct Biased<'c> {
-    buffering: Buffering,
-    co: &'c BTreeSet<(ThreadId, u32)>,
-    ce: &'c BTreeSet<(ThreadId, u32)>,
-    lines: &'c [Vec<u32>],
-    now: u64,
-    due: BTreeMap<(ThreadId, LocId), VecDeque<u64>>,
-    wake: Vec<u64>,
-    paused: Vec<bool>,
-}
-
-/// A scheduling decision.
-enum Pick {
-    Move(usize),
-    Wait,
-}
-
-impl Biased<'_> {
-    fn label(&self, m: &MoveInfo) -> Option<(ThreadId, u32)> {
-        let Group::Thread(t) = m.group else {
-            return None;
-        };
-        let line = *self.lines.get(t.index())?.get(m.instr?.index())?;
-        Some((t, line))
-    }
-
-    fn due_of(&self, key: (ThreadId, LocId)) -> u64 {
-        self.due
-            .get(&key)
-            .and_then(|q| q.front().copied())
-            .unwrap_or(self.now)
-    }
-
-    fn pick(
-        &mut self,
-        moves: &[MoveInfo],
-        blocked: &dyn Fn(usize) -> bool,
-        coins: &mut Coins,
-    ) -> Pick {
-        // Fig. 9: a PSLO thread waiting at a barrier clears its times.
-        if self.buffering == Buffering::Histories {
-            for t in 0..self.wake.len() {
-                if blocked(t) {
-                    for ((p, _), q) in self.due.iter_mut() {
-                        if p.index() == t {
-                            q.iter_mut().for_each(|d| *d = (*d).min(self.now));
-                        }
-                    }
-                }
-            }
-        }
-        // after_any: a due commit goes first.
-        if let Some(i) = moves
-            .iter()
-            .position(|m| m.commit.is_some_and(|k| self.due_of(k) <= self.now))
-        {
-            return Pick::Move(i);
-        }
-        let mut threads: Vec<ThreadId> = Vec::new();
-        for m in moves {
-            if let Group::Thread(t) = m.group {
-                if self.wake[t.index()] <= self.now && threads.last() != Some(&t) {
-                    threads.push(t);
-                }
-            }
-        }
-        if threads.is_empty() {
-            let next_commit = moves
-                .iter()
-                .filter_map(|m| m.commit.map(|k| self.due_of(k)))
-                .min();
-            let next_wake = moves
-                .iter()
-                .filter_map(|m| match m.group {
-                    Group::Thread(t) => Some(self.wake[t.index()]),
-                    Group::Internal => None,
-                })
-                .min();
-            return match next_commit.into_iter().chain(next_wake).min() {
-                Some(t) if t > self.now => {
-                    self.now = t;
-                    Pick::Wait
-                }
-                _ => Pick::Move(coins.below(moves.len())),
-            };
-        }
-        let t = threads[coins.below(threads.len())];
-        let first = moves
-            .iter()
-            .position(|m| m.group == Group::Thread(t))
-            .unwrap_or(0);
-        let m = moves[first];
-        let label = self.label(&m);
-        let in_co = label.is_some_and(|l| self.co.contains(&l));
-        let in_ce = label.is_some_and(|l| self.ce.contains(&l));
-        // before_load / before_CAS (PSO, PSLO).
-        let pauses = self.buffering != Buffering::Fifo;
-        if m.load && pauses && in_co && !self.paused[t.index()] && coins.coin() {
-            self.paused[t.index()] = true;
-            self.wake[t.index()] = self.now + DELAY_L;
-            return Pick::Wait;
-        }
-        let n = m.result.1;
-        // loadPSLO: earliest when in ce with probability P, else memory.
-        let k = if n <= 1 {
-            0
-        } else if m.load {
-            if in_ce && coins.coin() {
-                0
-            } else {
-                n - 1
-            }
-        } else {
-            coins.below(n)
-        };
-        Pick::Move((first + k).min(moves.len() - 1))
-    }
-
-    fn taken(&mut self, m: &MoveInfo, coins: &mut Coins) {
-        if let Group::Thread(t) = m.group {
-            self.paused[t.index()] = false;
-        }
-        if let Some(key) = m.commit {
-            if let Some(q) = self.due.get_mut(&key) {
-                q.pop_front();
-            }
-        }
-        if let Some(key) = m.store {
-            if self.buffering != Buffering::None {
-                let delayed = self.label(m).is_some_and(|l| self.co.contains(&l)) && coins.coin();
-                let at = if delayed {
-                    self.now + DELAY_S
-                } else {
-                    self.now
-                };
-                self.due.entry(key).or_default().push_back(at);
-            }
-        }
-        self.now += 1;
     }
 }
 
@@ -316,7 +160,7 @@ struct Trial {
 fn trial<M: MemoryModel>(
     program: &Program,
     model: &M,
-    sched: &mut Biased<'_>,
+    sched: &mut Delay<'_>,
     coins: &mut Coins,
 ) -> Trial {
     let mut trace = Trace::default();
@@ -450,16 +294,12 @@ pub fn confirm_with<M: MemoryModel>(
                         return Tally::default();
                     }
                     let mut coins = Coins::new(opts.seed, c as u64, i);
-                    let mut sched = Biased {
-                        buffering,
+                    let bias = Bias {
                         co: &co,
                         ce: &ce,
                         lines: &lines,
-                        now: 0,
-                        due: BTreeMap::new(),
-                        wake: vec![0; compiled.threads.len()],
-                        paused: vec![false; compiled.threads.len()],
                     };
+                    let mut sched = Delay::biased(buffering, bias, compiled.threads.len());
                     let t = trial(&compiled, model, &mut sched, &mut coins);
                     let created = creates(&lift(&compiled, &t.trace, buffered), cycle);
                     Tally {
