@@ -1,4 +1,5 @@
 //! Cat models on the command line: `--cat FILE` (run, compare),
+//! loaded and compiled here and run as any model is ([`crate::model`]);
 //! `--cat-path DIR` and `RELAXLAB_CAT_PATH` (where includes are looked
 //! for), `expect { cat "x.cat": ...; }` and the `[cat]` table of
 //! `relaxlab.toml` (check).
@@ -12,13 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use relaxlab_grammar::cat::{self, CatError, CatLoader, Loaded, NotFound};
-use relaxlab_semantics::axiomatic::cat::{Arch, CatModel};
-use relaxlab_semantics::axiomatic::{self, AxError, Judge};
-use relaxlab_semantics::ir::{AxModel, ModelKey, Program};
-use relaxlab_semantics::mapping::Target;
-use relaxlab_semantics::outcome::OutcomeTable;
+use relaxlab_semantics::axiomatic::cat::CatModel;
 
-use crate::engine::{ax_options, AxiomaticError, Settings};
 use crate::Io;
 
 /// The environment variable listing directories to search for includes.
@@ -187,98 +183,6 @@ pub fn load_all(
             Ok(file)
         })
         .collect()
-}
-
-/// The hand-written model whose program checks and trace rendering a cat
-/// model of this architecture shares.
-pub fn kin(model: &CatModel) -> ModelKey {
-    ModelKey::Ax(match model.arch {
-        Arch::C => AxModel::C11,
-        Arch::Hardware(Target::Sc) => AxModel::Sc,
-        Arch::Hardware(Target::Tso) => AxModel::Tso,
-        Arch::Hardware(Target::Pso) => AxModel::Pso,
-    })
-}
-
-/// The program the model judges (see `axiomatic::prepare_judge`); the
-/// program itself when the engine refuses it.
-pub fn program_for(program: &Program, model: &Arc<CatModel>, settings: &Settings) -> Program {
-    axiomatic::prepare_judge(program, &Judge::Cat(model.clone()), &ax_options(settings))
-        .unwrap_or_else(|_| program.clone())
-}
-
-/// Runs `program` under a cat model.
-pub fn run(
-    program: &Program,
-    model: &Arc<CatModel>,
-    settings: &Settings,
-) -> Result<OutcomeTable, AxiomaticError> {
-    // The engine polls the budget: Ctrl-C and `--timeout` (counted from
-    // here) stop it with what it judged.
-    let settings = crate::engine::started(settings);
-    let _ctrl_c = crate::interrupt::interruptible();
-    axiomatic::run_cat(program, model, &ax_options(&settings))
-        .map_err(|e: AxError| AxiomaticError::new(e, program))
-}
-
-/// One consistent execution per outcome of a cat model, as DOT digraphs
-/// with the relations the model shows, each named after the test, `name`
-/// (the model's name in the tables) and the outcome.
-pub fn graphs(
-    program: &Program,
-    model: &Arc<CatModel>,
-    name: &str,
-    settings: &Settings,
-) -> Vec<(
-    Vec<relaxlab_semantics::ir::Value>,
-    crate::render::json::Graph,
-)> {
-    use crate::render::dot;
-    use relaxlab_semantics::axiomatic::ExecutionEnd;
-    let prepared = program_for(program, model, settings);
-    let mut seen = std::collections::BTreeMap::new();
-    let _ = axiomatic::visit_judged(
-        program,
-        &[Judge::Cat(model.clone())],
-        &ax_options(settings),
-        true,
-        &mut |_, ex, end, judged| {
-            if let ExecutionEnd::Outcome(values) = end {
-                seen.entry(values.clone()).or_insert_with(|| {
-                    let title = dot::graph_title(&prepared, name, values);
-                    crate::render::json::Graph {
-                        dot: dot::titled(
-                            &axiomatic::to_dot_showing(&prepared, ex, &judged.shown),
-                            &title,
-                        ),
-                        name: title,
-                    }
-                });
-            }
-        },
-    );
-    seen.into_iter().collect()
-}
-
-/// Refuses a program the model cannot take: a C model takes what `ax.c11`
-/// takes (no hardware barriers; mixed atomicity is fine, the event tags
-/// `NA`, `RLX`, ... being per access), a hardware model what its
-/// hand-written kin takes.
-pub fn check_program(
-    program: &Program,
-    model: &CatModel,
-    file: &crate::files::SourceFile,
-) -> Result<(), miette::Report> {
-    crate::load::check_model(program, kin(model), file).map_err(|report| {
-        let arch = match model.arch {
-            Arch::C => "C11 models",
-            Arch::Hardware(_) => "hardware models",
-        };
-        report.wrap_err(format!(
-            "cat:{} takes the programs the {arch} take, and this one is not",
-            model.name
-        ))
-    })
 }
 
 /// The project's cat models (`cat/`), built into the binary for the

@@ -15,6 +15,7 @@ use relaxlab_semantics::operational::{
 };
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 
+use crate::model::{Engine, Model};
 use crate::progress::ProgressAfterASecond;
 
 /// Sampling parameters (`--sample N --seed S --strategy ...`).
@@ -232,16 +233,23 @@ pub fn out_of_budget(table: &OutcomeTable) -> bool {
 /// models (operational and axiomatic alike, MODELS.md 4.1), as written for
 /// the C11 models, and unrolled for the axiomatic models when `--unroll` is
 /// given. Every instruction id in a table refers to this program.
-pub fn program_for(program: &Program, key: ModelKey, settings: &Settings) -> Program {
-    match key {
-        ModelKey::Op(m) => match m.row().target.hardware() {
+pub fn program_for<'m>(
+    program: &Program,
+    model: impl Into<Model<'m>>,
+    settings: &Settings,
+) -> Program {
+    let model = model.into();
+    match model.engine() {
+        Engine::Operational(m) => match m.row().target.hardware() {
             Some(target) => compiled(program, target, settings),
             None => program.clone(),
         },
         // A program the axiomatic engine refuses has no events to render;
         // `run` reports the refusal.
-        ModelKey::Ax(m) => axiomatic::prepare(program, m, &ax_options(settings))
-            .unwrap_or_else(|_| program.clone()),
+        Engine::Axiomatic(judge) => {
+            axiomatic::prepare_judge(program, &judge, &ax_options(settings))
+                .unwrap_or_else(|_| program.clone())
+        }
     }
 }
 
@@ -259,24 +267,25 @@ pub fn ax_options(settings: &Settings) -> AxOptions {
 /// [`program_for`]`(program, key, settings)`. The caller has checked the
 /// program against the model (`load::check_model`) and installed the
 /// rayon pool.
-pub fn run(
+pub fn run<'m>(
     program: &Program,
-    key: ModelKey,
+    model: impl Into<Model<'m>>,
     settings: &Settings,
 ) -> Result<OutcomeTable, EngineError> {
-    run_detailed(program, key, settings).map(|ran| ran.table)
+    run_detailed(program, model, settings).map(|ran| ran.table)
 }
 
 /// [`run`], with what the CLI prints beside the table. `--timeout` starts
 /// counting here.
-pub fn run_detailed(
+pub fn run_detailed<'m>(
     program: &Program,
-    key: ModelKey,
+    model: impl Into<Model<'m>>,
     settings: &Settings,
 ) -> Result<Ran, EngineError> {
     let settings = &started(settings);
-    match key {
-        ModelKey::Op(m) => {
+    let model = model.into();
+    match model.engine() {
+        Engine::Operational(m) => {
             // Both explorations below stop at Ctrl-C with what they found.
             let _ctrl_c = crate::interrupt::interruptible();
             let (mut table, first_runs) = operational(program, m, settings, "");
@@ -308,16 +317,17 @@ pub fn run_detailed(
                 non_sc_unknown,
             })
         }
-        ModelKey::Ax(m) => {
+        // A built-in or a cat model: the axiomatic engine's judge.
+        Engine::Axiomatic(judge) => {
             if settings.sampling.is_some() {
                 return Err(EngineError::SampleAxiomatic);
             }
             // The engine polls the budget: Ctrl-C stops it with what it
             // found.
             let _ctrl_c = crate::interrupt::interruptible();
-            axiomatic::run_axiomatic(program, m, &ax_options(settings))
-                .map(|table| Ran {
-                    table,
+            axiomatic::run_judges(program, &[judge], &ax_options(settings))
+                .map(|mut tables| Ran {
+                    table: tables.remove(0),
                     first_runs: None,
                     non_sc_unknown: None,
                 })

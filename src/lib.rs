@@ -16,6 +16,7 @@ pub mod herd_log;
 pub mod interrupt;
 pub mod limits;
 pub mod load;
+pub mod model;
 pub mod names;
 pub mod progress;
 pub mod render;

@@ -28,6 +28,7 @@ use super::common;
 use crate::cli::{CheckArgs, ReportFormat};
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
+use crate::model::Model;
 use crate::render::json::{CheckReport, CheckedFile};
 use crate::render::plural;
 use crate::render::table::describe_bound;
@@ -364,14 +365,15 @@ fn check_cats(
                 },
             };
         let cat = cats.load(&path)?;
-        if let Err(report) = crate::cat::check_program(program, &cat.model, file) {
+        let model = Model::Cat(&cat);
+        if let Err(report) = model.check(program, file) {
             problems.push(format!(
                 "{}: the program is outside this model: {report}",
                 entries[0].key
             ));
             continue;
         }
-        let table = match crate::cat::run(program, &cat.model, settings) {
+        let table = match engine::run(program, model, settings) {
             Ok(t) => t,
             Err(e) => {
                 problems.push(format!("{}: {e}", entries[0].key));

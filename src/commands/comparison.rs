@@ -1,11 +1,9 @@
-//! What `compare` and `compare --cat` share: the columns of a test, run so
+//! What `compare` shares between its pairs: the columns of a test, run so
 //! that Ctrl-C keeps those finished; the outcome table, with what cut a
 //! column short; the `undecided (PARTIAL)` label of an outcome that a
-//! column cut short lacks; and the loop over the tests (table or JSON,
-//! `--dot`, Ctrl-C, exit codes). What differs is which columns are paired
-//! and how a disagreement is explained: [`super::compare`] pairs each
-//! operational model with its axiomatic twin, [`super::compare_cat`] with
-//! every cat model.
+//! column cut short lacks; failures; and the loop over the tests (table or
+//! JSON, `--dot`, Ctrl-C, exit codes). [`super::compare`] pairs each
+//! operational model with its axiomatic twin, or with every cat model.
 //!
 //! A missing outcome is a disagreement only if the column that lacks it
 //! ran to the end: a bound or Ctrl-C may have stopped it before it got

@@ -3,7 +3,6 @@ pub mod bench_ax;
 pub mod check;
 pub mod common;
 pub mod compare;
-pub mod compare_cat;
 mod comparison;
 pub mod fmt;
 pub mod herd_logs;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use miette::IntoDiagnostic;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Subject, Verdict};
-use relaxlab_semantics::operational::{Reduction, Strategy};
+use relaxlab_semantics::operational::Strategy;
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 
 use super::common;
@@ -18,6 +18,7 @@ use crate::cli::{Format, RunArgs, StrategyArg};
 use crate::config::Config;
 use crate::engine::{self, Ran, Sampling, Settings};
 use crate::exit::{Exit, Outcome};
+use crate::model::Model;
 use crate::render::{dot, herd, json, table, trace};
 use crate::values::{Partition, Replay};
 use crate::{flags, interrupt, load, Io};
@@ -106,58 +107,39 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     'files: for (index, file, program) in corpus.programs {
         let jobs = models
             .iter()
-            .map(|&k| Job::Model(k))
-            .chain(cats.iter().map(Job::Cat));
-        for job in jobs {
+            .map(|&k| Model::from(k))
+            .chain(cats.iter().map(Model::Cat));
+        for model in jobs {
             if interrupt::requested() {
                 interrupted = true;
                 break 'files;
             }
-            let key = job.key();
-            let checked = match job {
-                Job::Model(k) => load::check_model(&program, k, &file),
-                Job::Cat(c) => crate::cat::check_program(&program, &c.model, &file),
-            };
-            if let Err(report) = checked {
+            let key = model.key();
+            if let Err(report) = model.check(&program, &file) {
                 io.report(&report);
                 exit = exit.max(Exit::InputError);
                 continue;
             }
             let started = Instant::now();
-            // The axiomatic engine and cat models are sequential: run them
-            // here rather than hand them to a worker thread (a context
-            // switch per test); the pool is started when an operational
-            // model first needs it.
-            let (program_ran, ran) = match job {
-                Job::Model(k @ ModelKey::Ax(_)) => (
-                    engine::program_for(&program, k, &settings),
-                    engine::run_detailed(&program, k, &settings)
-                        .map_err(|e| load::attach(e, &file)),
-                ),
-                Job::Model(k @ ModelKey::Op(_)) => {
+            // The axiomatic engine is sequential: run its models here
+            // rather than hand them to a worker thread (a context switch
+            // per test); the pool is started when an operational model
+            // first needs it.
+            let result = match model {
+                Model::Op(_) => {
                     let workers = match pool.take() {
                         Some(p) => p,
                         None => common::pool(&args.engine, &config)?,
                     };
-                    let result = workers.install(|| engine::run_detailed(&program, k, &settings));
+                    let result =
+                        workers.install(|| engine::run_detailed(&program, model, &settings));
                     pool = Some(workers);
-                    (
-                        engine::program_for(&program, k, &settings),
-                        result.map_err(|e| load::attach(e, &file)),
-                    )
+                    result
                 }
-                Job::Cat(c) => (
-                    crate::cat::program_for(&program, &c.model, &settings),
-                    crate::cat::run(&program, &c.model, &settings)
-                        .map(|table| Ran {
-                            table,
-                            first_runs: None,
-                            non_sc_unknown: None,
-                        })
-                        .map_err(|e| load::attach(e, &file)),
-                ),
+                _ => engine::run_detailed(&program, model, &settings),
             };
-            let ran = match ran {
+            let program_ran = engine::program_for(&program, model, &settings);
+            let ran = match result.map_err(|e| load::attach(e, &file)) {
                 Ok(r) => r,
                 Err(report) => {
                     io.report(&report);
@@ -166,24 +148,14 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                 }
             };
             let elapsed = started.elapsed();
-            let run_graphs = match (&args.dot, job) {
-                (None, _) => Vec::new(),
-                (Some(_), Job::Model(ModelKey::Ax(m))) => execution_graphs(&program, m, &settings),
-                (Some(_), Job::Model(ModelKey::Op(m))) => {
-                    lifted_graphs(&program_ran, m, &ran.table)
-                }
-                (Some(_), Job::Cat(c)) => {
-                    crate::cat::graphs(&program, &c.model, &ran.table.model, &settings)
-                        .into_iter()
-                        .map(|(_, graph)| graph)
-                        .collect()
-                }
+            let run_graphs: Vec<json::Graph> = match &args.dot {
+                None => Vec::new(),
+                Some(_) => dot::per_outcome(model, &program, &program_ran, &ran.table, &settings)
+                    .into_values()
+                    .collect(),
             };
             exit = exit.max(run_exit(&program, key, &ran.table));
-            let mode = match job {
-                Job::Model(k) => mode(k, &settings),
-                Job::Cat(_) => table::Mode::Axiomatic,
-            };
+            let mode = model.mode(&settings);
             match format {
                 Format::Table | Format::Herd => {
                     // herd's blocks end with their own blank line.
@@ -276,24 +248,6 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     Ok(exit)
 }
 
-/// One table to produce: a model of relaxlab's, or a `--cat` model.
-#[derive(Clone, Copy)]
-enum Job<'a> {
-    Model(ModelKey),
-    Cat(&'a crate::cat::CatFile),
-}
-
-impl Job<'_> {
-    /// The model whose program checks, traces and expectations the job
-    /// shares (a cat model's hand-written kin).
-    fn key(self) -> ModelKey {
-        match self {
-            Job::Model(k) => k,
-            Job::Cat(c) => crate::cat::kin(&c.model),
-        }
-    }
-}
-
 /// Does the test's `expect` block say that executions fail under `key`?
 pub fn failure_expected(program: &Program, key: ModelKey) -> bool {
     program
@@ -327,19 +281,7 @@ pub(crate) fn non_sc_known(key: ModelKey, ran: &Ran, settings: &Settings) -> boo
 
 /// How a table under `key` was produced.
 pub fn mode(key: ModelKey, settings: &Settings) -> table::Mode {
-    match (key, settings.sampling) {
-        (ModelKey::Ax(_), _) => table::Mode::Axiomatic,
-        (ModelKey::Op(_), Some(s)) => table::Mode::Sampled {
-            runs: s.runs,
-            seed: s.seed,
-            strategy: s.strategy,
-            max_steps: s.max_steps,
-        },
-        (ModelKey::Op(_), None) => match settings.reduction {
-            Reduction::None => table::Mode::Exhaustive,
-            Reduction::Por => table::Mode::Reduced,
-        },
-    }
+    Model::from(key).mode(settings)
 }
 
 /// The table of one run of `ran`, the program the model ran (after the
@@ -467,37 +409,4 @@ fn with_bounds(
         dot: notes,
     };
     std::iter::once(note).chain(graphs).collect()
-}
-
-/// One consistent execution per outcome of `model`, as DOT digraphs.
-fn execution_graphs(
-    program: &Program,
-    model: relaxlab_semantics::ir::AxModel,
-    settings: &Settings,
-) -> Vec<json::Graph> {
-    let name = ModelKey::Ax(model).to_string();
-    dot::consistent_per_outcome(program, model, settings)
-        .into_iter()
-        .map(|(values, dot)| json::Graph {
-            name: dot::graph_title(program, &name, &values),
-            dot,
-        })
-        .collect()
-}
-
-/// The witness of every outcome of the operational `model`, lifted to an
-/// execution, as DOT digraphs ([`dot::lifted`]); `ran` is the program the
-/// model ran.
-fn lifted_graphs(ran: &Program, model: OpModel, table: &OutcomeTable) -> Vec<json::Graph> {
-    table
-        .rows
-        .iter()
-        .filter_map(|row| {
-            let dot = dot::lifted(ran, model, row)?;
-            Some(json::Graph {
-                name: dot::graph_title(ran, model.name(), &row.values),
-                dot,
-            })
-        })
-        .collect()
 }

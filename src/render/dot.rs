@@ -14,10 +14,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use relaxlab_semantics::axiomatic::{self, ExecutionEnd};
-use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel, Program, Value};
-use relaxlab_semantics::outcome::OutcomeRow;
+use relaxlab_semantics::ir::{OpModel, Program, Value};
+use relaxlab_semantics::outcome::{OutcomeRow, OutcomeTable};
 
 use crate::engine::{self, Settings};
+use crate::model::{Engine, Model};
+use crate::render::json;
 
 /// Renames the (first) digraph of `dot` to `title` and shows the title
 /// above the drawing. Comment lines before the graph are kept.
@@ -96,30 +98,54 @@ impl Sink {
     }
 }
 
-/// One consistent execution per outcome of the axiomatic `model`, as DOT
-/// digraphs keyed by the outcome, each named by [`graph_title`].
-pub fn consistent_per_outcome(
+/// One graph per outcome of `table`, the table of `model` on `program`
+/// (which the model ran as `ran`), keyed by the outcome and named by
+/// [`graph_title`]: for an operational model the row's witness lifted to
+/// an execution ([`lifted`]), for an axiomatic or cat model a consistent
+/// execution with the relations a cat model `show`s.
+pub fn per_outcome(
+    model: Model<'_>,
     program: &Program,
-    model: AxModel,
+    ran: &Program,
+    table: &OutcomeTable,
     settings: &Settings,
-) -> BTreeMap<Vec<Value>, String> {
-    let prepared = engine::program_for(program, ModelKey::Ax(model), settings);
-    let name = ModelKey::Ax(model).to_string();
-    let mut seen = BTreeMap::new();
-    let _ = axiomatic::visit_consistent(
-        program,
-        model,
-        &engine::ax_options(settings),
-        &mut |ex, end, _| {
-            if let ExecutionEnd::Outcome(values) = end {
-                seen.entry(values.clone()).or_insert_with(|| {
-                    let title = graph_title(&prepared, &name, values);
-                    titled(&axiomatic::to_dot(&prepared, ex), &title)
-                });
-            }
-        },
-    );
-    seen
+) -> BTreeMap<Vec<Value>, json::Graph> {
+    match model.engine() {
+        Engine::Operational(m) => table
+            .rows
+            .iter()
+            .filter_map(|row| {
+                let dot = lifted(ran, m, row)?;
+                let name = graph_title(ran, m.name(), &row.values);
+                Some((row.values.clone(), json::Graph { name, dot }))
+            })
+            .collect(),
+        Engine::Axiomatic(judge) => {
+            let name = model.name();
+            let mut seen = BTreeMap::new();
+            let _ = axiomatic::visit_judged(
+                program,
+                &[judge],
+                &engine::ax_options(settings),
+                true,
+                &mut |_, ex, end, judged| {
+                    if let ExecutionEnd::Outcome(values) = end {
+                        seen.entry(values.clone()).or_insert_with(|| {
+                            let title = graph_title(ran, &name, values);
+                            json::Graph {
+                                dot: titled(
+                                    &axiomatic::to_dot_showing(ran, ex, &judged.shown),
+                                    &title,
+                                ),
+                                name: title,
+                            }
+                        });
+                    }
+                },
+            );
+            seen
+        }
+    }
 }
 
 /// The witness of `row` of the operational `model`, lifted to an

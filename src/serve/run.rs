@@ -22,9 +22,10 @@ use super::diagnostics::{self, DiagnosticJson};
 use super::limits::Limits;
 use crate::cli::{MappingArg, StrategyArg};
 use crate::commands::common;
-use crate::commands::run::{mode, non_sc_known, run_exit, strategy};
+use crate::commands::run::{non_sc_known, run_exit, strategy};
 use crate::engine::{self, Sampling, Settings};
 use crate::files::SourceFile;
+use crate::model::Model;
 use crate::render::{dot, json};
 use crate::values::MAX_UNROLL;
 use crate::{load, Exit};
@@ -115,6 +116,15 @@ pub(crate) fn settings(limits: &Limits, mapping: Option<MappingArg>, budget: &Bu
 enum Picked {
     Key(ModelKey),
     Cat(crate::cat::CatFile),
+}
+
+impl Picked {
+    fn model(&self) -> Model<'_> {
+        match self {
+            Picked::Key(k) => Model::from(*k),
+            Picked::Cat(c) => Model::Cat(c),
+        }
+    }
 }
 
 /// The models of a run request: `cat:NAME` for a bundled cat model (no
@@ -276,39 +286,18 @@ fn answer(
             return answer;
         }
     };
-    for picked in models {
-        let key = match &picked {
-            Picked::Key(k) => *k,
-            Picked::Cat(c) => crate::cat::kin(&c.model),
-        };
-        let checked = match &picked {
-            Picked::Key(k) => load::check_model(&program, *k, &file),
-            Picked::Cat(c) => crate::cat::check_program(&program, &c.model, &file),
-        };
-        if let Err(r) = checked {
+    for picked in &models {
+        let model = picked.model();
+        let key = model.key();
+        if let Err(r) = model.check(&program, &file) {
             report(&r, &mut exit, &mut answer);
             continue;
         }
-        let (ran, detailed) = match &picked {
-            Picked::Key(k) => (
-                engine::program_for(&program, *k, &settings),
-                engine::run_detailed(&program, *k, &settings).map_err(miette::Report::new),
-            ),
-            Picked::Cat(c) => (
-                crate::cat::program_for(&program, &c.model, &settings),
-                crate::cat::run(&program, &c.model, &settings)
-                    .map(|table| engine::Ran {
-                        table,
-                        first_runs: None,
-                        non_sc_unknown: None,
-                    })
-                    .map_err(miette::Report::new),
-            ),
-        };
-        let detailed = match detailed {
+        let ran = engine::program_for(&program, model, &settings);
+        let detailed = match engine::run_detailed(&program, model, &settings) {
             Ok(r) => r,
             Err(e) => {
-                report(&e, &mut exit, &mut answer);
+                report(&miette::Report::new(e), &mut exit, &mut answer);
                 continue;
             }
         };
@@ -317,37 +306,16 @@ fn answer(
         // expected by the test is 1, a bound 3).
         exit = exit.max(run_exit(&program, key, table));
         if let Some(graphs) = &mut answer.dot {
-            graphs.push(match &picked {
-                Picked::Key(ModelKey::Op(m)) => table
+            let mut per_outcome = dot::per_outcome(model, &program, &ran, table, &settings);
+            graphs.push(
+                table
                     .rows
                     .iter()
-                    .map(|row| dot::lifted(&ran, *m, row))
+                    .map(|row| per_outcome.remove(&row.values).map(|g| g.dot))
                     .collect(),
-                Picked::Key(ModelKey::Ax(m)) => {
-                    let mut per_outcome = dot::consistent_per_outcome(&program, *m, &settings);
-                    table
-                        .rows
-                        .iter()
-                        .map(|row| per_outcome.remove(&row.values))
-                        .collect()
-                }
-                Picked::Cat(c) => {
-                    let mut per_outcome: std::collections::BTreeMap<_, _> =
-                        crate::cat::graphs(&program, &c.model, &table.model, &settings)
-                            .into_iter()
-                            .collect();
-                    table
-                        .rows
-                        .iter()
-                        .map(|row| per_outcome.remove(&row.values).map(|g| g.dot))
-                        .collect()
-                }
-            });
+            );
         }
-        let mode = match &picked {
-            Picked::Key(k) => mode(*k, &settings),
-            Picked::Cat(_) => crate::render::table::Mode::Axiomatic,
-        };
+        let mode = model.mode(&settings);
         let extras = json::RunExtras {
             first_runs: detailed.first_runs.as_ref(),
             non_sc_known: non_sc_known(key, &detailed, &settings),
