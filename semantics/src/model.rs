@@ -65,6 +65,22 @@ pub enum MemOp {
     End,
 }
 
+impl MemOp {
+    /// What an `Rmw` or `Cas` operation writes when it read `old`: the
+    /// RMW's result, the CAS's desired value when `old` equals the expected
+    /// one, and `None` for a failed CAS (which writes nothing) or any other
+    /// operation.
+    pub fn rmw_write(&self, old: Value) -> Option<Value> {
+        match *self {
+            MemOp::Rmw { op, operand, .. } => Some(op.apply(old, operand)),
+            MemOp::Cas {
+                expected, desired, ..
+            } => (old == expected).then_some(desired),
+            _ => None,
+        }
+    }
+}
+
 /// Which instruction of which thread performs an operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Site {
@@ -89,8 +105,15 @@ pub enum EventKind {
         older: u32,
     },
     /// A store was performed (into a buffer or into memory, as the model
-    /// does it) with `value`.
-    Write { loc: LocId, value: Value },
+    /// does it) with `value`. `newer` says where it went in the
+    /// modification order, for the lift: before that many stores to `loc`
+    /// already there (0: after every one, as every model but `ra` places
+    /// its stores).
+    Write {
+        loc: LocId,
+        value: Value,
+        newer: u32,
+    },
     /// An RMW or CAS read `read`; `wrote` is what it wrote (`None`: a
     /// failed CAS, which writes nothing). `older` as for
     /// [`EventKind::Read`] (only a failed CAS may read an older store).

@@ -146,8 +146,12 @@ pub enum LiftReads {
     /// the newest (the hardware models; 0 but under PSLO).
     CommittedRuns,
     /// Stores to the location from the newest, in the order they were
-    /// performed (each placed `newer` stores before the end).
+    /// performed.
     Performed,
+    /// Stores to the location from the newest in modification order, as
+    /// the model placed them: a write `newer` stores before the end, an
+    /// update right after the store it read.
+    Mo,
 }
 
 /// Where the lift takes `co` from.

@@ -22,11 +22,13 @@ use crate::ir::{AxModel, Observable, Program, Value};
 use crate::model::Race;
 use crate::outcome::{satisfies, BoundHit, FailureKind, Stats};
 
-/// The program every model of a group judges: models whose `prepare`d
-/// programs are equal (the same compilation target) share one candidate
-/// enumeration.
+/// Models whose `prepare`d programs are equal (the same compilation
+/// target) and that split observer reads alike share one candidate
+/// enumeration (a model that splits none would keep its group's from
+/// splitting theirs).
 fn same_program(a: AxModel, b: AxModel) -> bool {
-    a.row().target == b.row().target
+    let (a, b) = (a.row(), b.row());
+    a.target == b.target && a.observers.is_some() == b.observers.is_some()
 }
 
 /// The observer reads of a skeleton that every model of `group` leaves to

@@ -38,12 +38,18 @@
 //! - `c11r`, `c11t`: the store `older` positions back from the newest
 //!   store to the location in performance order (the order of the `Write`
 //!   and `Update` steps).
+//! - A model that places stores in `mo` as it performs them (the registry
+//!   row's `LiftReads::Mo`): the store `older` positions back from the
+//!   newest in `mo`, which the lift rebuilds as the trace goes: a `Write`
+//!   goes `newer` stores before the end, an `Update` right after the store
+//!   it read.
 //!
 //! # `co`: the order of each location's writes
 //!
 //! Commit order under TSO, PSO and PSLO (stores still buffered when the
 //! trace stops follow, in the order they were issued); performance order
-//! under SC and `c11r`. `c11t` keeps the modification order as a partial
+//! under SC and `c11r`; `mo` as placed (above) for the models that place
+//! their stores. `c11t` keeps the modification order as a partial
 //! order, so its trace does not fix `co`: its `Settle` steps name the value
 //! each location ends with, and the lift searches the orders whose last
 //! write has that value (keeping each thread's writes in program order,
@@ -165,7 +171,8 @@ struct Replay<'p> {
     buffers: BTreeMap<(usize, LocId), VecDeque<Write>>,
     /// Per location, writes in the order they reached memory (init first).
     committed: Vec<Vec<Write>>,
-    /// Per location, writes in the order they were performed (init first).
+    /// Per location, writes in the order they were performed (init first),
+    /// or in `mo` as placed for the models that place them.
     performed: Vec<Vec<Write>>,
     /// Buffered stores in the order they were issued, for those never
     /// committed.
@@ -273,7 +280,7 @@ impl<'p> Replay<'p> {
             .filter(|_| self.buffered());
         let found = match own {
             Some(w) => Some(*w),
-            None if self.model.row().lift.reads == LiftReads::Performed => self
+            None if self.model.row().lift.reads != LiftReads::CommittedRuns => self
                 .performed
                 .get(loc.index())
                 .and_then(|ws| ws.len().checked_sub(1 + older as usize).map(|i| ws[i])),
@@ -300,9 +307,12 @@ impl<'p> Replay<'p> {
         }
     }
 
-    fn perform(&mut self, loc: LocId, w: Write) {
+    /// A store was performed, placed `newer` stores before the end of the
+    /// location's list (0 but under `ra`).
+    fn perform(&mut self, loc: LocId, w: Write, newer: u32) {
         if let Some(ws) = self.performed.get_mut(loc.index()) {
-            ws.push(w);
+            let at = ws.len().saturating_sub(newer as usize);
+            ws.insert(at, w);
         }
     }
 
@@ -353,7 +363,14 @@ impl<'p> Replay<'p> {
                 self.rf.push((src.ev, r));
                 *self.reg_mut(i, t, *dst)? = *value;
             }
-            (Instr::Store { loc, ord, .. }, Some(Step::Write { loc: l, value })) if loc == l => {
+            (
+                Instr::Store { loc, ord, .. },
+                Some(Step::Write {
+                    loc: l,
+                    value,
+                    newer,
+                }),
+            ) if loc == l => {
                 let kind = EventKind::Write {
                     loc: *loc,
                     value: *value,
@@ -363,7 +380,7 @@ impl<'p> Replay<'p> {
                     ev: self.push(i, t, ev(kind, write_mode(*ord)))?,
                     value: *value,
                 };
-                self.perform(*loc, w);
+                self.perform(*loc, w, *newer);
                 if self.buffered() {
                     self.buffers.entry((t, *loc)).or_default().push_back(w);
                     self.issued.push((*loc, w));
@@ -407,7 +424,13 @@ impl<'p> Replay<'p> {
                         value: *v,
                     };
                     self.rmw.push((r, w.ev));
-                    self.perform(*loc, w);
+                    // Under a model that places stores in `mo`, an update
+                    // goes right after the store it read.
+                    let newer = match self.model.row().lift.reads {
+                        LiftReads::Mo => *older,
+                        _ => 0,
+                    };
+                    self.perform(*loc, w, newer);
                     self.commit(*loc, w);
                 }
                 *self.reg_mut(i, t, *dst)? = *read;

@@ -69,8 +69,13 @@ fn describe(program: &Program, step: &TraceStep, buffered: bool) -> String {
         }
         None | Some(EventKind::Sync) => return format!("{who}: {}", text()),
         Some(EventKind::Read { value, .. }) => format!("read {value}"),
-        Some(EventKind::Write { loc, value }) => {
-            let suffix = if buffered { " buffered" } else { "" };
+        Some(EventKind::Write { loc, value, newer }) => {
+            let suffix = match (buffered, newer) {
+                (true, _) => " buffered".to_string(),
+                (false, 0) => String::new(),
+                (false, 1) => ", before 1 newer store".to_string(),
+                (false, n) => format!(", before {n} newer stores"),
+            };
             format!("{} := {value}{suffix}", loc_name(program, *loc))
         }
         Some(EventKind::Update {

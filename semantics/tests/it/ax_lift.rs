@@ -232,6 +232,7 @@ fn write(loc: usize, value: Value) -> Step {
     Step::Write {
         loc: LocId::new(loc),
         value,
+        newer: 0,
     }
 }
 

@@ -31,6 +31,7 @@ fn write(t: u32, i: u32, loc: u32, value: i64) -> TraceStep {
         EventKind::Write {
             loc: LocId(loc),
             value,
+            newer: 0,
         },
     )
 }

@@ -87,6 +87,7 @@ fn access(p: &Program, t: usize, th: &mut BfThread, mem: &mut [Value]) -> TraceS
             EventKind::Write {
                 loc: *loc,
                 value: v,
+                newer: 0,
             }
         }
         Instr::Rmw {

@@ -346,7 +346,7 @@ pub fn lift_exact(program: &Program, trace: &Trace, buffered: bool) -> (Vec<Lift
                     }
                 }
             }
-            (EventKind::Write { loc, value }, Some(instr)) => {
+            (EventKind::Write { loc, value, .. }, Some(instr)) => {
                 let n = store_values.len();
                 store_values.push(*value);
                 r.committed.push(UNCOMMITTED);

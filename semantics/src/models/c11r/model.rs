@@ -105,7 +105,11 @@ pub(super) fn perform_op(
         }
         MemOp::Store { loc, val, ord } => {
             let mut next = state.clone();
-            let mut ev = Event::new(EventKind::Write { loc, value: val });
+            let mut ev = Event::new(EventKind::Write {
+                loc,
+                value: val,
+                newer: 0,
+            });
             if is_atomic(state, loc) {
                 let ord = if ord == WriteOrd::Na {
                     WriteOrd::Rlx

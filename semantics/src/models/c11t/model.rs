@@ -102,7 +102,11 @@ fn perform_op(state: &C11tState, site: Site, op: MemOp, out: &mut Vec<Step<C11tS
         }
         MemOp::Store { loc, val, ord } => {
             let mut next = state.clone();
-            let mut ev = Event::new(EventKind::Write { loc, value: val });
+            let mut ev = Event::new(EventKind::Write {
+                loc,
+                value: val,
+                newer: 0,
+            });
             if is_atomic(state, loc) {
                 let ord = if ord == WriteOrd::Na {
                     WriteOrd::Rlx

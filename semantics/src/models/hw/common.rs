@@ -74,12 +74,5 @@ pub(crate) fn update_event(loc: LocId, old: Value, wrote: Option<Value>) -> Even
 /// result, the CAS's desired value when `old` equals the expected one, and
 /// `None` for a failed CAS (which writes nothing) or any other operation.
 pub(crate) fn rmw_write(op: &crate::model::MemOp, old: Value) -> Option<Value> {
-    use crate::model::MemOp;
-    match *op {
-        MemOp::Rmw { op, operand, .. } => Some(op.apply(old, operand)),
-        MemOp::Cas {
-            expected, desired, ..
-        } => (old == expected).then_some(desired),
-        _ => None,
-    }
+    op.rmw_write(old)
 }

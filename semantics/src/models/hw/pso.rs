@@ -174,7 +174,15 @@ pub(super) fn store_pso(s: &Segs, p: ThreadId, loc: LocId, value: Value) -> Step
             out.push(value);
         },
     )]);
-    step(None, next, EventKind::Write { loc, value })
+    step(
+        None,
+        next,
+        EventKind::Write {
+            loc,
+            value,
+            newer: 0,
+        },
+    )
 }
 
 /// `loadPSO(p,a)`, RELAXER Fig. 5: `Ba[p][a].getLast()` if non-empty, else

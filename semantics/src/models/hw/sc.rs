@@ -95,7 +95,15 @@ fn load_sc(m: &[Value], loc: LocId) -> Step<Box<[Value]>> {
 fn store_sc(m: &[Value], loc: LocId, value: Value) -> Step<Box<[Value]>> {
     let mut next: Box<[Value]> = m.into();
     next[loc.index()] = value;
-    step(None, next, EventKind::Write { loc, value })
+    step(
+        None,
+        next,
+        EventKind::Write {
+            loc,
+            value,
+            newer: 0,
+        },
+    )
 }
 
 /// `CASSC(p,a,oldv,newv)`, RELAXER Fig. 3, and the RMWs: read and write

@@ -169,7 +169,15 @@ fn store_tso(s: &Segs, p: ThreadId, loc: LocId, value: Value) -> Step<Segs> {
             out.extend_from_slice(&[loc.0 as Value, value]);
         })],
     );
-    step(None, next, EventKind::Write { loc, value })
+    step(
+        None,
+        next,
+        EventKind::Write {
+            loc,
+            value,
+            newer: 0,
+        },
+    )
 }
 
 /// `loadTSO(p,a)`, RELAXER Fig. 4: the last `(a,v)` of `B[p]`, else `m[a]`.

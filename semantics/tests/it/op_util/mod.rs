@@ -387,7 +387,9 @@ pub fn trace_reaches(
                     mem[loc.index()] = *w;
                 }
             }
-            (Some(EventKind::Write { loc, value }), _) if !buffered => mem[loc.index()] = *value,
+            (Some(EventKind::Write { loc, value, .. }), _) if !buffered => {
+                mem[loc.index()] = *value
+            }
             (Some(EventKind::Commit { loc, value, .. }), _) => mem[loc.index()] = *value,
             (None, Some(Instr::Assign { dst, val })) => {
                 regs[t][dst.index()] = val.eval(&regs[t]).unwrap_or(0)
