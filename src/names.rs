@@ -26,6 +26,11 @@ fn buffered(m: OpModel) -> bool {
     m.row().buffering != Buffering::None
 }
 
+/// Every operational model, `, ` between them.
+pub fn operational() -> String {
+    op_names(|_| true, ", ")
+}
+
 /// `run --model`.
 pub static RUN_MODELS: LazyLock<String> = LazyLock::new(|| {
     format!(

@@ -45,7 +45,7 @@ pub(crate) struct StartRequest {
     pub source: String,
     #[serde(default)]
     pub file: Option<String>,
-    /// An operational model: sc, tso, pso, pslo, c11r, c11t.
+    /// An operational model (`relaxlab_semantics::registry::OpModel`).
     pub model: String,
     #[serde(default)]
     pub mapping: Option<MappingArg>,
@@ -406,9 +406,10 @@ pub(crate) async fn start(
             [ModelKey::Op(m)] => m,
             _ => {
                 return Err(bad(format!(
-                "the stepper runs operational models (sc, tso, pso, pslo, c11r, c11t), not `{}`",
-                request.model
-            )))
+                    "the stepper runs operational models ({}), not `{}`",
+                    crate::names::operational(),
+                    request.model
+                )))
             }
         },
         Err(r) => {

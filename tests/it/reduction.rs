@@ -17,7 +17,7 @@ use relaxlab_semantics::models::ScRaces;
 use relaxlab_semantics::operational::{replay_witness, Reduction};
 use relaxlab_semantics::outcome::{FailureKind, OutcomeTable, Trace};
 use relaxlab_semantics::picture::Describe;
-use relaxlab_semantics::registry::{with_model, OpVisitor};
+use relaxlab_semantics::registry::{with_model, OpVisitor, Target};
 
 fn settings(reduction: Reduction) -> Settings {
     Settings {
@@ -43,7 +43,7 @@ fn models(program: &Program) -> Vec<OpModel> {
     let c11 = relaxlab_grammar::check_model(program, ModelKey::Op(OpModel::C11r)).is_ok();
     OpModel::ALL
         .into_iter()
-        .filter(|m| c11 || !matches!(m, OpModel::C11r | OpModel::C11t))
+        .filter(|m| c11 || !matches!(m.row().target, Target::C11))
         .collect()
 }
 
