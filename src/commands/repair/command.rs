@@ -29,7 +29,7 @@ pub const STATE_FACTOR: u64 = 64;
 
 /// A model under which nothing can be inserted.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("there is nothing to insert under `{0}`: every fence is a no-op under SC")]
+#[error("there is nothing to insert under `{0}`: no fence changes what it allows")]
 #[diagnostic(
     code(relaxlab::repair::model),
     help("repair for tso, pso, pslo, c11r or c11t, or an axiomatic model (ax.tso, ax.pso, ax.pslo, ax.c11, ax.rc11, ax.c11r, ax.c11t)")
