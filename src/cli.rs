@@ -79,7 +79,7 @@ pub struct MergeArgs {
 pub enum Format {
     /// A table for people.
     Table,
-    /// JSON, one object per run (schema in the book's CLI chapter).
+    /// JSON, one object per run (schema: book: cli.md, JSON: run).
     Json,
     /// herd7's output layout, for diffing against herd7.
     Herd,
@@ -93,7 +93,7 @@ pub enum Format {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MappingArg {
-    /// The compilation scheme of MODELS.md 2.5 (fences around orders).
+    /// Fences around orders, as a compiler emits them (book: mapping.md).
     Standard,
     /// Ignore memory orders entirely.
     Plain,
@@ -166,7 +166,7 @@ pub enum ReductionArg {
 pub enum ReportFormat {
     /// Text for people.
     Table,
-    /// One JSON document (schema in the book's CLI chapter).
+    /// One JSON document (schema: book: cli.md, JSON: check, compare and races).
     Json,
 }
 

@@ -1,6 +1,6 @@
 //! Choosing an engine: the one place where a model's name becomes a
-//! monomorphised exploration (ARCHITECTURE.md: "Models are chosen once at
-//! the CLI boundary").
+//! monomorphised exploration (README.md,
+//! Architecture, invariant 2).
 
 use relaxlab_semantics::analyses::relaxer;
 use relaxlab_semantics::analyses::repair::{self, Repair, RepairError, RepairOptions, Repairs};
@@ -230,7 +230,7 @@ pub fn out_of_budget(table: &OutcomeTable) -> bool {
 }
 
 /// The program as `model` runs it: after the mapping for the hardware
-/// models (operational and axiomatic alike, MODELS.md 4.1), as written for
+/// models (operational and axiomatic alike; book: axiomatic.md, Hardware models), as written for
 /// the C11 models, and unrolled for the axiomatic models when `--unroll` is
 /// given. Every instruction id in a table refers to this program.
 pub fn program_for<'m>(

@@ -1,5 +1,5 @@
-//! Exit codes (documented in `relaxlab --help`, the README and the book's
-//! CLI chapter).
+//! Exit codes (documented in `relaxlab --help`, the README and the book
+//! (book: cli.md, Exit codes)).
 
 use std::process::ExitCode;
 

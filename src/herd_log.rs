@@ -1,7 +1,6 @@
 //! herd logs: the output of herd7, of litmus7, and of `relaxlab run
 //! --format herd`, read back and compared test by test, as herdtools7's
-//! `mcompare7` compares logs (book: "herd7 compatibility", "Comparing
-//! logs").
+//! `mcompare7` compares logs (book: herd.md, Comparing logs).
 //!
 //! A log is a sequence of blocks, one per test; everything else (blank
 //! lines, herd7's warnings, relaxlab's `# ...` comments, `Time` and `Hash`

@@ -2,7 +2,7 @@
 //! [`run_cli`], so integration tests and the book's output generator run
 //! exactly what users run, in-process.
 //!
-//! This crate is the only place that prints (ARCHITECTURE.md, invariant 1).
+//! This crate is the only place that prints (README.md, Architecture, invariant 1).
 
 pub mod cat;
 pub mod cli;

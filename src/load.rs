@@ -49,8 +49,9 @@ where
     report(e, name, &text)
 }
 
-/// Refuses a program the model cannot take (LANGUAGE.md: mixed atomic and
-/// non-atomic accesses, hardware barriers under the C11 models).
+/// Refuses a program the model cannot take: mixed atomic and non-atomic
+/// accesses, hardware barriers under the C11 models
+/// (book: language.md, Static errors).
 pub fn check_model(program: &Program, key: ModelKey, file: &SourceFile) -> Result<(), Report> {
     relaxlab_grammar::check_model(program, key).map_err(|e| attach(e, file))
 }

@@ -8,7 +8,7 @@
 //! becomes `load`).
 //!
 //! Flat sequences are flat in the tree, so that their length never becomes
-//! the depth of a recursion (the book's language chapter, "Nesting"): a
+//! the depth of a recursion (book: language.md, Nesting): a
 //! chain of binary operators is one [`ExprKind::Chain`], a chain of `/\` or
 //! `\/` one [`PropKind::And`] or [`PropKind::Or`], and `else if` arms are a
 //! list in [`StmtKind::If`]. What nests (blocks, parentheses around a right
@@ -250,7 +250,7 @@ impl StmtKind {
 }
 
 /// A memory order as written, before lowering checks it against the
-/// operation (LANGUAGE.md, "Statements").
+/// operation (book: language.md, Statements).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MemOrder {
     Na,
@@ -309,7 +309,7 @@ pub struct ElseIf {
     pub span: Span,
 }
 
-/// The statement forms of LANGUAGE.md.
+/// The statement forms of the language (book: language.md, Statements).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StmtKind {
     /// `dst = load(loc, ord);`

@@ -3,7 +3,7 @@
 //! label that speaks to the user and a help line, and [`Errors`], every
 //! diagnostic of one file.
 //!
-//! Errors are data (STYLE.md 8): nothing here prints. The CLI attaches the
+//! Errors are data: nothing here prints. The CLI attaches the
 //! source with `miette::Report::new(errors).with_source_code(..)`;
 //! [`Errors::render`] renders without colour for snapshots.
 
@@ -38,7 +38,7 @@ pub enum LexError {
     #[error("unexpected character `{}`", .found.escape_debug())]
     #[diagnostic(
         code(relaxlab::lex::unexpected_char),
-        help("a litmus file uses ASCII names, integers and the operators of the book's language chapter")
+        help("a litmus file uses ASCII names, integers and the language's operators\n(book: language.md, Lexical structure)")
     )]
     UnexpectedChar {
         found: char,
@@ -100,7 +100,7 @@ pub enum SyntaxError {
     #[error("{}", if *holds == "nothing" { "the file is empty".to_string() } else { format!("the file holds no test, {holds}") })]
     #[diagnostic(
         code(relaxlab::syntax::empty_file),
-        help("a litmus test starts with `test NAME`, then `init {{ ... }}` and one `thread NAME {{ ... }}` per thread; see `relaxlab --help` or the book's language chapter")
+        help("a litmus test starts with `test NAME`, then `init {{ ... }}` and one `thread NAME {{ ... }}` per thread\n(book: language.md, A file at a glance)")
     )]
     EmptyFile {
         /// What the file holds instead: "nothing", "only comments", ...
@@ -201,7 +201,7 @@ pub enum SyntaxError {
 }
 
 /// Errors found while lowering a well-formed tree to the IR: the static
-/// checks of LANGUAGE.md.
+/// checks of the language (book: language.md, Static errors).
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq, Eq)]
 pub enum LowerError {
     #[error("a load cannot have order `{order}`")]
@@ -399,7 +399,7 @@ pub enum LowerError {
     },
 }
 
-/// Errors that depend on the model chosen (LANGUAGE.md: mixed atomicity is
+/// Errors that depend on the model chosen (book: language.md, Static errors; mixed atomicity is
 /// an error for `c11r`, `c11t`, `ax.c11r` and `ax.c11t`; hardware barriers
 /// for every C11 model).
 #[derive(Debug, Error, Diagnostic, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! mean" instead of a bare syntax error.
 //!
 //! The test name after `test` is every non-blank character up to the next
-//! blank or control character (LANGUAGE.md, "Lexical structure"; control
+//! blank or control character (book: language.md, Lexical structure; control
 //! characters are then refused): the lexer switches to that rule
 //! for exactly one token after the `test` keyword.
 //!

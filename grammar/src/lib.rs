@@ -1,4 +1,4 @@
-//! relaxlab's front end: the litmus language of LANGUAGE.md.
+//! relaxlab's front end: the litmus language (book: language.md).
 //!
 //! `text --lexer (logos)--> tokens --parser (lalrpop)--> ast::Test
 //! --lower--> ir::Program`. Every stage reports all the problems it can
@@ -6,7 +6,7 @@
 //! the lexer skips bad characters, the parser recovers at the next `;`,
 //! lowering collects every static error.
 //!
-//! Choices where LANGUAGE.md is silent (to be recorded in the book):
+//! Choices the language leaves open (book: language.md, Choices at a glance):
 //! 1. Operation names, orders, fence kinds and verdicts are not reserved
 //!    words; only `test init thread if else while fork Fork exists forall
 //!    observe locations filter expect true false` are.
@@ -145,8 +145,8 @@ fn without_cascades(src: &str, lex: Vec<LexError>, syntax: Vec<Error>) -> Vec<Er
     all
 }
 
-/// Lowers a syntax tree to the IR, running every static check of
-/// LANGUAGE.md.
+/// Lowers a syntax tree to the IR, running every static check of the
+/// language (book: language.md, Static errors).
 pub fn lower(test: &ast::Test) -> Result<Program, Errors> {
     lower::lower(test)
 }

@@ -6,7 +6,7 @@
 //! The depth is measured on the token stream, as the tokens reach the
 //! parser, so that the check costs one pass and the parser stops at the
 //! first token past the bound. It is an upper bound on the depth of the
-//! tree (book, language chapter, "Nesting"):
+//! tree (book: language.md, Nesting):
 //! - each open `(`, `{` and `[` counts one level until it closes;
 //! - each prefix operator (`!`, `~`, and `-` where an operand is expected)
 //!   counts one level until its operand ends, so `!!!x` is three;
@@ -22,7 +22,7 @@
 
 use crate::lexer::Token;
 
-/// The deepest nesting the parser accepts. Measured (book, "Nesting"):
+/// The deepest nesting the parser accepts. Measured (book: language.md, Nesting):
 /// the recursive stages survive more than ten times this depth on a 2 MiB
 /// thread stack (rayon workers, the test harness) in a release build, and
 /// more than twice in a debug build, on the worst shapes (nested blocks,

@@ -326,7 +326,9 @@ pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
                 _ if expected.iter().any(|e| e == "\";\"") => {
                     "is a `;` missing before this?".to_string()
                 }
-                _ => "see the book's language chapter for the syntax".to_string(),
+                _ => {
+                    "the syntax is in the book (book: language.md, A file at a glance)".to_string()
+                }
             };
             SyntaxError::UnexpectedToken {
                 found: tok.to_string(),
@@ -352,7 +354,7 @@ pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
             found: "character".to_string(),
             span: sspan(Span::new(location, location + 1)),
             expected: "a token".to_string(),
-            help: "see the book's language chapter for the syntax".to_string(),
+            help: "the syntax is in the book (book: language.md, A file at a glance)".to_string(),
         }
         .into(),
         ParseError::User { error } => match error {},
@@ -398,7 +400,7 @@ const OPS: &[(&str, Op)] = &[
     ("Join", Op::Join),
 ];
 
-/// Every spelling of every memory order (LANGUAGE.md, "Memory orders").
+/// Every spelling of every memory order (book: language.md, Memory orders).
 pub(crate) const ORDERS: &[(&str, MemOrder)] = &[
     ("na", MemOrder::Na),
     ("rlx", MemOrder::Rlx),

@@ -7,7 +7,7 @@
 //! world: the engines poll it between units of work (a chunk of the
 //! breadth-first frontier, a chunk of sampled runs) and, once it is
 //! exhausted, stop and report the [`BoundHit`] it names, like any other
-//! bound (ARCHITECTURE.md, invariant 4). What was found before the stop is
+//! bound (README.md, Architecture, invariant 4). What was found before the stop is
 //! kept: the table is partial and says so.
 //!
 //! This crate does no I/O (invariant 1): the caller supplies the flag a

@@ -48,7 +48,7 @@
 //!
 //! A footprint over-approximates: declaring more cells than a step really
 //! touches costs reduction, never soundness. Declaring fewer is a bug that
-//! `semantics/tests/op_reduction.rs` is built to catch (its commutation
+//! `semantics/tests/it/op_reduction.rs` is built to catch (its commutation
 //! check and its mutation test).
 
 use crate::ir::{LocId, ThreadId};

@@ -420,7 +420,7 @@ impl Instr {
 pub enum Origin {
     /// Written in the source.
     Source,
-    /// Inserted by the compilation mapping (MODELS.md 2.5) for the
+    /// Inserted by the compilation mapping (book: mapping.md) for the
     /// instruction at the same span.
     Mapping,
     /// Inserted by loop unrolling.

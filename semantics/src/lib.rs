@@ -2,7 +2,7 @@
 //! axiomatic memory models, explorers and analyses.
 //!
 //! This crate consumes a lowered [`ir::Program`] and returns data. It does no
-//! I/O and knows nothing of the litmus syntax (ARCHITECTURE.md, invariant 1).
+//! I/O and knows nothing of the litmus syntax (README.md, Architecture, invariant 1).
 
 pub mod analyses;
 pub mod axiomatic;

@@ -1,4 +1,4 @@
-//! The C11-to-hardware compilation mapping (MODELS.md 2.5).
+//! The C11-to-hardware compilation mapping (book: mapping.md).
 //!
 //! Under the hardware models (SC, TSO, PSO, PSLO) every access is a plain
 //! hardware access; C11 memory orders only decide which barriers a compiler

@@ -1,5 +1,5 @@
-//! The seam between the thread interpreter and memory (ARCHITECTURE.md,
-//! "The memory-model seam").
+//! The seam between the thread interpreter and memory (README.md,
+//! Architecture, invariant 2).
 //!
 //! The interpreter runs a thread's local instructions itself and hands each
 //! memory instruction to a [`MemoryModel`] as a [`MemOp`] with its operands
@@ -249,7 +249,7 @@ pub trait MemoryModel: Send + Sync {
     /// The final value of `loc` in a settled state.
     fn final_value(&self, state: &Self::State, loc: LocId) -> Value;
 
-    /// The hardware family whose compilation mapping (MODELS.md 2.5) the
+    /// The hardware family whose compilation mapping (book: mapping.md) the
     /// explorers apply before running a program under this model; `None`
     /// for models that take C11 orders at face value. The registry row's
     /// target by default.

@@ -1,6 +1,6 @@
 //! The model registry: one row per model, operational and axiomatic,
-//! holding every fact the rest of relaxlab asks about a model (book:
-//! "Adding a model").
+//! holding every fact the rest of relaxlab asks about a model
+//! (book: reference.md, Operational models and their twins).
 //!
 //! A model is an enum variant ([`OpModel`], [`AxModel`]) and a row
 //! ([`OpRow`], [`AxRow`]). The rows are built by exhaustive `match`es and
@@ -50,7 +50,7 @@ pub enum AxModel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     /// A hardware model: programs are compiled by the mapping for this
-    /// family first (book: mapping), operational and axiomatic alike.
+    /// family first (book: mapping.md), operational and axiomatic alike.
     Hardware(mapping::Target),
     /// A language-level model: C11 orders taken at face value.
     C11,
@@ -86,12 +86,12 @@ pub enum TwinRelation {
     /// The same outcomes.
     Equal,
     /// Every operational outcome is allowed by the twin, which may allow
-    /// more (book: op-vs-ax).
+    /// more (book: op-vs-ax.md, What to expect).
     OperationalSubset,
 }
 
-/// What programs a model runs; the front end refuses the others (book:
-/// language, static checks).
+/// What programs a model runs; the front end refuses the others
+/// (book: language.md, Static errors).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Admits {
     /// Hardware barriers (`fence(ss)`, `fence(full)`, ...).
@@ -111,7 +111,7 @@ pub enum Races {
     ScClocks,
 }
 
-/// What a repair may insert under a model (book: repair).
+/// What a repair may insert under a model (book: repair.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Repairs {
     /// `tso`, `ax.tso`: hardware barriers.

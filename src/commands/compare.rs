@@ -15,8 +15,8 @@
 //! - an outcome only the other model allows: a consistent execution of it
 //!   (its events, `rf` and `co`), and the reason where one is known.
 //!
-//! The expected relations (the registry rows' `relation`; book:
-//! op-vs-ax): operational = axiomatic for sc, tso, c11r and c11t;
+//! The expected relations (the registry rows' `relation`;
+//! book: op-vs-ax.md, What to expect): operational = axiomatic for sc, tso, c11r and c11t;
 //! operational ⊆ axiomatic for pso and pslo, where RELAXER's conservative
 //! `ss` barrier also orders a store before later loads. A disagreement on
 //! an outcome that only racy executions reach is labelled racy: C11 gives
@@ -58,13 +58,13 @@ use crate::render::{dot, json, trace};
 use crate::Io;
 use std::collections::BTreeMap;
 
-/// Why racy outcomes may differ (MODELS.md 3 and 4.2).
+/// Why racy outcomes may differ (book: reference.md, Between the two engines).
 const RACY_WHY: &str = "every execution reaching it has a data race, so C11 gives the program no meaning; \
-    the operational model reads the newest value at a race (MODELS.md 3), the axiomatic one a visible side effect (4.2)";
+    the operational model reads the newest value at a race (book: model-c11r.md, Rules), the axiomatic one a visible side effect (book: axiomatic.md, C11 models)";
 
 /// Why failures of a racy program may differ.
 const RACY_FAILURE_WHY: &str = "the program has a data race, so C11 gives it no meaning; \
-    the operational model reads the newest value at a race (MODELS.md 3), the axiomatic one a visible side effect (4.2), \
+    the operational model reads the newest value at a race (book: model-c11r.md, Rules), the axiomatic one a visible side effect (book: axiomatic.md, C11 models), \
     and a failure that depends on the value read may be found by one only";
 
 /// The label of a disagreement with a twin outside the expected relation.
@@ -376,7 +376,7 @@ fn render(
     out
 }
 
-/// Why PSO/PSLO may reach less than their axiomatic twins (MODELS.md 4.1).
+/// Why PSO/PSLO may reach less than their axiomatic twins (book: op-vs-ax.md, The PSO and PSLO difference: RELAXER's ss).
 fn explain_pso_difference(compiled: &Program) -> &'static str {
     let has_ss = compiled.threads.iter().any(|t| {
         t.code.iter().any(|i| {

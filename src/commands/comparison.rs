@@ -401,7 +401,7 @@ pub(super) fn has_discards(program: &Program) -> bool {
 
 /// Why a failure only the operational engine finds may be missing from
 /// the axiomatic side: the two read a failure differently.
-pub(super) const FAILURE_DISCARDED_WHY: &str = "the operational engine ends an execution where it fails (MODELS.md 1); the axiomatic engine builds whole executions, in which the other threads run to their ends, and here an `assume` or the `filter` discards every one that fails this way (the twin finds the failure when they are dropped)";
+pub(super) const FAILURE_DISCARDED_WHY: &str = "the operational engine ends an execution where it fails (book: models.md, The shared frame); the axiomatic engine builds whole executions, in which the other threads run to their ends, and here an `assume` or the `filter` discards every one that fails this way (the twin finds the failure when they are dropped)";
 
 /// An outcome `only` has and the other model of the pair, cut short,
 /// lacks: no disagreement can be concluded. Appends the text to `out` and

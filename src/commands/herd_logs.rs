@@ -1,7 +1,7 @@
 //! `relaxlab compare --herd-logs A B ...`: logs in herd7's format (herd7's,
 //! litmus7's, `relaxlab run --format herd`'s) side by side, test by test,
-//! as herdtools7's `mcompare7` compares them ([`crate::herd_log`]; book:
-//! "herd7 compatibility", "Comparing logs").
+//! as herdtools7's `mcompare7` compares them ([`crate::herd_log`];
+//! book: herd.md, Comparing logs).
 //!
 //! Exit code 0 when every test is in every log and the logs agree on it,
 //! 1 otherwise, 2 when a log cannot be read.

@@ -1,6 +1,6 @@
 //! `relaxlab merge`: the `--format jsonl` outputs of the parts of a
 //! `--partition K/N` run joined into the output the whole run prints
-//! (book: "Command-line reference", "Corpus-scale runs").
+//! (book: cli.md, Corpus-scale runs).
 //!
 //! Each part starts with a header line naming the command, its part and
 //! the number of parts, and the number of files all the parts hold; every

@@ -2,7 +2,7 @@
 //! other flags (`--dot -` puts the graphs inside it).
 //!
 //! `run` prints an array with one object per (file, model) run (schema in
-//! the book's CLI chapter, which this module's types follow):
+//! the book, which this module's types follow: book: cli.md, JSON: run):
 //!
 //! ```text
 //! { "file": string, "test": string, "model": string,          // "tso", "ax.rc11"

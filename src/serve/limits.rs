@@ -33,8 +33,8 @@ pub struct Limits {
     /// request past it stops like any bound, with a partial table. The
     /// default, [`DEFAULT_MAX_MEMORY`], is about three times what one
     /// exploration of the default `max_states` needs at the ~300 bytes a
-    /// state the book's reduction chapter measures on the library's
-    /// largest (C11) states.
+    /// state the book measures on the library's largest (C11) states
+    /// (book: reduction.md, Measured).
     pub max_memory: u64,
 }
 

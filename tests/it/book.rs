@@ -79,7 +79,7 @@ fn book_outputs_are_up_to_date() {
     }
 }
 
-/// Every `[text](target.md)` and `{{#include path}}` of every chapter
+/// Every `[text](CHAPTER.md#anchor)` and `{{#include path}}` of every chapter
 /// resolves to a file, and every `#anchor` to one of its headings.
 #[test]
 fn book_links_resolve() {
@@ -151,7 +151,7 @@ fn links(text: &str) -> Vec<String> {
 /// blocks): the heading's text in lowercase, spaces as `-`, and every
 /// character but letters, digits, `-` and `_` dropped (`## JSON: \`run\``
 /// is `#json-run`).
-fn heading_ids(text: &str) -> Vec<String> {
+pub(crate) fn heading_ids(text: &str) -> Vec<String> {
     let mut ids = Vec::new();
     let mut in_code = false;
     for line in text.lines() {

@@ -447,7 +447,7 @@ fn help_documents_exit_codes() {
     assert!(out.contains("Exit codes:"), "{out}");
 }
 
-/// MODELS.md 4.1 and 3: operational = axiomatic for sc, tso and c11r,
+/// The expected relations (book: op-vs-ax.md, What to expect): operational = axiomatic for sc, tso and c11r,
 /// operational ⊆ axiomatic for pso and pslo, on every loop-free test of the
 /// library (tests with loops are compared operationally only).
 #[test]

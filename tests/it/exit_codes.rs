@@ -1,6 +1,6 @@
-//! Exit codes as documented (README, `relaxlab --help`, the book's CLI
-//! chapter): 0 success, 1 a check failed, 2 input error, 3 partial, 4
-//! output error, 130 interrupted, 141 standard output's reader gone; never
+//! Exit codes as documented (README, `relaxlab --help`, and
+//! book: cli.md, Exit codes): 0 success, 1 a check failed, 2 input error,
+//! 3 partial, 4 output error, 130 interrupted, 141 standard output's reader gone; never
 //! 101 (a panic) or a signal, whatever the flags.
 
 use crate::support;

@@ -1,6 +1,6 @@
 //! The front end through the `relaxlab` binary, as a person meets it: deep
 //! and long inputs end with exit 0 or 2 and a diagnostic, never a signal
-//! (book, language chapter, "Nesting"); `fmt` keeps comments and refuses to
+//! (book: language.md, Nesting); `fmt` keeps comments and refuses to
 //! rewrite a herd test silently; diagnostics on huge lines stay short; an
 //! empty file says so; the axiomatic engine points at the loop it refuses.
 

@@ -57,8 +57,8 @@ fn x86_64_tests_print_what_herd7_prints_under_x86_tso() {
 /// `tests/herd/recorded/` (herdtools7's X86 and X86_64 catalogues and
 /// regression tests, and tests of every older X86 form herd7 reads):
 /// relaxlab prints `NAME.herd`, herd7's output without its Time and Hash
-/// lines, or, where the book (herd7 compatibility, "Where relaxlab and
-/// herd7 differ") explains a difference, `NAME.relaxlab`, which must then
+/// lines, or, where the book explains
+/// (book: herd.md, Where relaxlab and herd7 differ) a difference, `NAME.relaxlab`, which must then
 /// differ from herd7's.
 #[test]
 fn recorded_herd7_outputs_are_reproduced() {

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use relaxlab_semantics::ir::Span;
 
 /// The words of the relaxlab language that cannot name a register or a
-/// location (LANGUAGE.md, "Lexical structure").
+/// location (book: language.md, Lexical structure).
 const KEYWORDS: [&str; 16] = [
     "test",
     "init",

@@ -1,5 +1,5 @@
 //! herd7 compatibility: importers that translate herd's C and X86 litmus
-//! formats into relaxlab source text (LANGUAGE.md, "Other front ends").
+//! formats into relaxlab source text (book: language.md, Other front ends).
 //!
 //! An importer is a translator: [`translate`] returns the text of an
 //! equivalent relaxlab test, which the ordinary parser then reads. The

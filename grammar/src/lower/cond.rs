@@ -6,7 +6,7 @@
 //! of that thread's registers; or a declared location. Names that do not
 //! exist are errors with "did you mean".
 //!
-//! Observed columns (LANGUAGE.md, "Final condition and observed values"):
+//! Observed columns (book: language.md, Outcomes and observe):
 //! the observables of the condition, then of the filter, then of
 //! `observe`/`locations`, in order of appearance and without duplicates;
 //! when that list is empty, every register of every thread and then every

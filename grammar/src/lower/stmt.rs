@@ -6,7 +6,7 @@
 //! assignment before the names its right-hand side reads). So `x = E;` with
 //! `x` declared is a store, and `r = x;` a load.
 //!
-//! One shared access per statement (LANGUAGE.md, "Statements"): a location
+//! One shared access per statement (book: language.md, Statements): a location
 //! anywhere but in the access position of its statement is an error, named
 //! "two shared accesses" when the statement already accesses memory and
 //! "shared location inside an expression" otherwise.
@@ -172,7 +172,7 @@ impl Lowerer<'_> {
 
     /// One statement. The recursion through nested blocks passes through
     /// `stmt`, `if_chain`, `while_loop` and `block` only, whose frames are
-    /// kept small: it goes as deep as the nesting (book, "Nesting").
+    /// kept small: it goes as deep as the nesting (book: language.md, Nesting).
     fn stmt(&mut self, b: &mut ThreadBuilder, s: &Stmt) {
         match &s.kind {
             StmtKind::If {

@@ -1,5 +1,5 @@
-//! Every example of LANGUAGE.md parses and lowers, and lowers to what the
-//! language page says.
+//! Every example of the language chapter (book: language.md) parses and
+//! lowers, and lowers to what the chapter says.
 
 use relaxlab_grammar::{check_model, format, ir_listing, load, parse};
 use relaxlab_semantics::ir::{
@@ -77,7 +77,8 @@ fn complete_file_lowers() {
     assert!(ir_listing(&p).contains("r0 = load(y, rlx)"));
 }
 
-/// Every statement form of LANGUAGE.md's table, each spelling of orders.
+/// Every statement form of the language's table, each spelling of orders
+/// (book: language.md, Statements).
 const STATEMENTS: &str = r#"
 test all-forms+statements.v2 "every statement"
 init { x = 0; y = 1; z; w = -5; h = 0x1F; }

@@ -1,4 +1,4 @@
-//! Candidate executions of a loop-free program (MODELS.md 4).
+//! Candidate executions of a loop-free program (book: axiomatic.md, Candidate executions).
 //!
 //! A *candidate* is a skeleton ([`super::skeleton`]) with an `rf` (for each
 //! read, a write of the same location and value; any value for a free

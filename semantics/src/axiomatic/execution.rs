@@ -1,4 +1,4 @@
-//! Candidate executions (MODELS.md 4): events and the relations between
+//! Candidate executions (book: axiomatic.md, Candidate executions): events and the relations between
 //! them.
 //!
 //! An [`Execution`] is what both sides of relaxlab can produce: the
@@ -193,7 +193,7 @@ impl Execution {
     }
 
     /// Hardware fences of a kind in `kinds`; fork and join count as `full`
-    /// (MODELS.md 1: they act as full barriers).
+    /// (they act as full barriers; book: models.md, The shared frame).
     pub(crate) fn hw_fences(&self, kinds: &[HwFence]) -> EventSet {
         self.set(|e| match e.kind {
             EventKind::Fence(FenceKind::Hw(k)) => kinds.contains(&k),

@@ -1,4 +1,4 @@
-//! Free reads: loads whose value steers nothing (MODELS.md 4: "candidates
+//! Free reads: loads whose value steers nothing (book: axiomatic.md, Candidate executions: "candidates
 //! are built by running each thread with the values its reads would get,
 //! so control flow follows values").
 //!

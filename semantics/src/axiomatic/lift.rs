@@ -30,7 +30,8 @@
 //!   places back from the newest of the thread's store history. A history
 //!   is always a suffix of the location's committed writes, oldest first,
 //!   in which PSLO merges two consecutive equal values into one entry
-//!   (MODELS.md 2.4, deviation 1 of `pslo`). So the entry is the run of
+//!   (deviation 1 of `pslo`; book: model-pslo.md, Rules (RELAXER Fig. 6)).
+//!   So the entry is the run of
 //!   consecutive equal-valued committed writes `older` runs back from the
 //!   newest, and the lift takes the newest write of that run committed
 //!   before the read: the readings of one run are indistinguishable by

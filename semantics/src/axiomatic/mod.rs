@@ -1,4 +1,4 @@
-//! The axiomatic engine (MODELS.md 4): candidate executions of a loop-free
+//! The axiomatic engine (book: axiomatic.md, Candidate executions): candidate executions of a loop-free
 //! program, checked against the axioms of `ax.sc`, `ax.tso`, `ax.pso`,
 //! `ax.pslo`, `ax.c11`, `ax.rc11`, `ax.c11r` and `ax.c11t`.
 //!

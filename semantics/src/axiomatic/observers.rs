@@ -1,6 +1,6 @@
 //! Observer reads: reads whose source only coherence constrains, location
 //! by location, so that their `rf` choices are a product the engine can
-//! enumerate without re-checking the whole execution (MODELS.md 4).
+//! enumerate without re-checking the whole execution (book: axiomatic.md, Candidate executions).
 //!
 //! A model that opts in (`super::axioms::c11::observer_reads`) names, per
 //! skeleton, reads that are *terminal*: everything after them in their

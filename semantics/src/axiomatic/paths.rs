@@ -1,5 +1,5 @@
 //! Thread paths: each thread run on its own with every value its reads may
-//! get (MODELS.md 4: "candidates are built by running each thread with the
+//! get (book: axiomatic.md, Candidate executions: "candidates are built by running each thread with the
 //! values its reads would get, so control flow follows values").
 //!
 //! A read of location `a` may get any value in the *value domain* of `a`:

@@ -1,4 +1,4 @@
-//! A small relation algebra on bit sets, for the axioms of MODELS.md 4.
+//! A small relation algebra on bit sets, for the axioms (book: axiomatic.md).
 //!
 //! A [`Relation`] over the events of one execution is a bit matrix with one
 //! `u128` row per event: bit `b` of row `a` says that `(a, b)` is in the

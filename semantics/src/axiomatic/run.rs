@@ -35,7 +35,7 @@ pub struct AxOptions {
     /// Stop after this many candidate executions (and cap the paths of each
     /// thread at it), reporting [`BoundHit::MaxCandidates`].
     pub max_candidates: u64,
-    /// The compilation mapping for the hardware models (MODELS.md 2.5).
+    /// The compilation mapping for the hardware models (book: mapping.md).
     pub mapping: Mapping,
     /// Ctrl-C, `--timeout` and `--max-memory`: polled every
     /// [`BUDGET_POLL`] candidates; once exhausted the run stops with what

@@ -1,4 +1,4 @@
-//! Skeletons: one path per thread, as events (MODELS.md 4).
+//! Skeletons: one path per thread, as events (book: axiomatic.md, Candidate executions).
 //!
 //! A *skeleton* is one choice of a path per thread (see [`super::paths`]):
 //! its events (init writes first, then each thread's in program order),

@@ -1,4 +1,4 @@
-//! Loop unrolling, an IR-to-IR pass (LANGUAGE.md, "Loops and bounds"):
+//! Loop unrolling, an IR-to-IR pass (book: language.md, Loops and bounds):
 //! every loop is unrolled K times and its K+1st test becomes `assume(!E)`,
 //! so that executions needing more iterations are discarded, never
 //! answered wrongly.
@@ -20,13 +20,13 @@
 //! leaving the region go to where their target moved. Copies after the
 //! first and the added tests carry [`Origin::Unroll`].
 //!
-//! Deviation: none from LANGUAGE.md. A `fork` inside a loop (which the
+//! Deviation: none from the language (book: language.md, Loops and bounds). A `fork` inside a loop (which the
 //! front end rejects) would be kept in the first copy only for
 //! [`ThreadKind::Forked`]'s site.
 
 use crate::ir::{Expr, Instr, InstrId, Instruction, Origin, Program, ThreadKind, UnOp};
 
-/// Unrolls every loop of `program` `k` times (LANGUAGE.md).
+/// Unrolls every loop of `program` `k` times.
 pub fn unroll(program: &Program, k: u32) -> Program {
     let mut out = program.clone();
     let mut sites = Vec::with_capacity(out.threads.len());

@@ -1,7 +1,7 @@
 //! Doomed states: those from which every execution is discarded.
 //!
 //! An `assume` that fails, or a `filter` that rejects a final state,
-//! discards the execution: it is no execution of the program (LANGUAGE.md;
+//! discards the execution: it is no execution of the program (book: language.md, assert and assume;
 //! herd7's `filter` and GenMC's `__VERIFIER_assume` mean the same), so
 //! nothing on it is reported. The axiomatic engine never sees such an
 //! execution. The operational explorer reports a data race at the move

@@ -1,4 +1,4 @@
-//! The thread interpreter: the successors of a program state (MODELS.md 1).
+//! The thread interpreter: the successors of a program state (book: models.md, The shared frame).
 //!
 //! A program state is one *thread component* per thread plus the memory
 //! state of the model. A thread component is a slice `[status, r0, r1,
@@ -27,7 +27,7 @@
 //! is deterministic, so a repeated `(pc, registers)` means it never leaves)
 //! and also stops after [`LOCAL_STEP_BOUND`] local steps in a row; both are
 //! reported as [`FailureKind::Divergence`] at the instruction reached. Such
-//! an execution never ends and has no outcome, which is what MODELS.md 1
+//! an execution never ends and has no outcome, which is what the shared frame (book: models.md, The shared frame)
 //! says of executions that spin.
 
 use std::sync::Arc;

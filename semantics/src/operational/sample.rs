@@ -1,5 +1,5 @@
-//! Sampled exploration: `runs` random executions (ARCHITECTURE.md,
-//! "Exploration", `--sample N --seed S`).
+//! Sampled exploration: `runs` random executions
+//! (`--sample N --seed S`; book: sampling.md).
 //!
 //! Run `i` draws its random numbers from a generator seeded by `(seed, i)`
 //! alone ([`super::rng::Rng::for_run`]), so it can be replayed by itself
@@ -49,7 +49,7 @@ pub struct SampleOptions {
     /// Moves one run may take before it is cut (default 10,000: litmus
     /// tests finish in tens of moves; a run this long is spinning).
     pub max_steps: u64,
-    /// The compilation mapping hardware models apply (MODELS.md 2.5).
+    /// The compilation mapping hardware models apply (book: mapping.md).
     pub mapping: Mapping,
     /// Interruption, time and memory bounds, polled after every chunk of
     /// [`RUN_CHUNK`] runs.

@@ -8,7 +8,7 @@
 //! one shard each, while the numbers the rows get stay those of a
 //! sequential insert in batch order ([`StateTable::insert_batch`]). The
 //! numbering therefore does not depend on the number of threads
-//! (ARCHITECTURE.md invariant 3).
+//! (README.md, Architecture, invariant 3).
 //!
 //! Each table entry is `(row number, 32 bits of the hash)`, and hashbrown
 //! is handed the 64-bit hash `h32 << 32 | h32` (bucket from the low bits,

@@ -1,5 +1,5 @@
 //! Differential check of the axiomatic engine against the operational
-//! models (MODELS.md 4.1, 4.2): on random loop-free programs, ax.sc and
+//! models (book: axiomatic.md): on random loop-free programs, ax.sc and
 //! ax.tso give exactly the operational outcomes, the operational PSO and
 //! PSLO outcomes are among the axiomatic ones, and ax.c11r gives exactly
 //! the operational c11r outcomes (and lies within ax.c11 and ax.c11t).

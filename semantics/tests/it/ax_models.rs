@@ -1,4 +1,4 @@
-//! The axiomatic engine against MODELS.md section 5 and the classic
+//! The axiomatic engine against the expected verdicts (book: models.md, The models side by side) and the classic
 //! litmus tests, every model, built with the IR builder.
 
 use crate::ax_builder::*;
@@ -128,7 +128,7 @@ fn coww() -> Program {
         .exists(&[("", "x", 1)])
 }
 
-/// MODELS.md section 5, column by column: the hardware columns are
+/// The expected verdicts (book: models.md, The models side by side), column by column: the hardware columns are
 /// sc/tso/pso/pslo; c11r and rc11 use rlx accesses.
 #[test]
 fn models_md_section_5_table() {
@@ -256,7 +256,7 @@ fn coherence_tests_are_never_weak_anywhere() {
 
 #[test]
 fn sc_store_and_load_make_sb_never_under_tso_and_pso() {
-    // The mapping puts a full fence after an sc store (MODELS.md 2.5).
+    // The mapping puts a full fence after an sc store (book: mapping.md).
     for m in [Tso, Pso, Pslo] {
         assert_eq!(verdict(&sb(SSc, LSc), m), Never, "ax.{}", m.name());
         assert_eq!(verdict(&sb(SRlx, LRlx), m), Sometimes, "ax.{}", m.name());

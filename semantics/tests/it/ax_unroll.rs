@@ -1,4 +1,4 @@
-//! Loop unrolling as an IR-to-IR pass (LANGUAGE.md "Loops and bounds").
+//! Loop unrolling as an IR-to-IR pass (book: language.md, Loops and bounds).
 
 use crate::ax_builder::*;
 use relaxlab_semantics::axiomatic::{run_axiomatic, unroll, AxOptions};

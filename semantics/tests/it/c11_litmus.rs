@@ -1,5 +1,4 @@
-//! End-to-end tests of `c11r` on the classic litmus shapes (MODELS.md
-//! section 5), through the test driver of `c11_support`. Every test also
+//! End-to-end tests of `c11r` on the classic litmus shapes (book: models.md, The models side by side), through the test driver of `c11_support`. Every test also
 //! checks that pruning changes no outcome and no race.
 
 use crate::c11_support::{explore, fence, load, reg, rmw, store, Builder, Explored};
@@ -257,7 +256,7 @@ fn mp_spin_loop_terminates() {
     }
 }
 
-/// Pinned state counts of the test driver (STYLE.md 9): a change in the
+/// Pinned state counts of the test driver: a change in the
 /// number of states explored is a change to review.
 #[test]
 fn pinned_state_counts() {

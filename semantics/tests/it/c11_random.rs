@@ -1,9 +1,10 @@
 //! Random differential test: `c11r` (operational, with and without
 //! pruning) against `ax.c11r` (axiomatic) on random loop-free programs of
 //! 2-3 threads with up to 3 operations each over two atomic locations: all
-//! orders, all C11 fences, RMWs and CAS. MODELS.md 4.2 reports that an
-//! independent brute-force check found them equal on 500 such programs;
-//! this test keeps it so. The generator is a fixed-seed xorshift, so the
+//! orders, all C11 fences, RMWs and CAS. They must be equal
+//! (book: op-vs-ax.md, What to expect): an independent brute-force check found
+//! them equal on 500 such programs when the model was designed, and this
+//! test keeps it so. The generator is a fixed-seed xorshift, so the
 //! programs are the same on every run.
 //!
 //! Longer runs: `RELAXLAB_C11_SCALE=K` compares K times as many programs,

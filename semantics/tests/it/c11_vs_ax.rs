@@ -1,13 +1,13 @@
 //! Differential test: the operational `c11r` and the axiomatic `ax.c11r`
-//! (MODELS.md 4.3) must give the same outcomes (and racy marks) on the
-//! corpus of `c11_support::programs` (MODELS.md section 3: "The model must
+//! (book: axiomatic.md, C11 models) must give the same outcomes (and racy marks) on the
+//! corpus of `c11_support::programs` (book: model-c11r.md, Rules: "The model must
 //! match the axiomatic `ax.c11r` exactly").
 //!
 //! Racy outcomes are compared only by their existence: their values are
 //! undefined in C11 and the two sides read differently on purpose. The
 //! operational model continues a racy non-atomic read with the newest
-//! value (MODELS.md section 3); the axiomatic one reads the visible side
-//! effect (MODELS.md 4.2), which for a racy read is an older write. The
+//! value (book: model-c11r.md, Rules); the axiomatic one reads the visible side
+//! effect (book: axiomatic.md, C11 models), which for a racy read is an older write. The
 //! races found must be the same.
 
 use std::collections::BTreeSet;

@@ -1,6 +1,6 @@
 //! Differential check of the operational `c11t` against its axiomatic twin
-//! `ax.c11t` (MODELS.md 4.3) on random loop-free programs: the outcome
-//! sets must be equal. Also `c11r ⊆ c11t` on the same programs (the
+//! `ax.c11t` (book: axiomatic.md, C11 models) on random loop-free
+//! programs: the outcome sets must be equal. Also `c11r ⊆ c11t` on the same programs (the
 //! restricted model only forbids more).
 //!
 //! The programs are those of the shared generator (`ax_builder::random`,

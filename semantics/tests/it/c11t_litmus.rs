@@ -1,6 +1,7 @@
 //! `c11t` on the litmus library: every `c11t: VERDICT` and
 //! `c11t.assert: VERDICT` expectation of `litmus/**.litmus` holds, and the
-//! anchors of C11TESTER (Figs. 2 and 4) and MODELS.md 5 (2+2W, S, R) give
+//! anchors of C11TESTER (Figs. 2 and 4) and of the book (2+2W, S, R;
+//! book: models.md, The models side by side) give
 //! the outcome sets the paper states.
 
 use std::collections::BTreeSet;
@@ -132,7 +133,7 @@ fn c11tester_fig4_reads_every_store() {
     assert_eq!(got, want);
 }
 
-/// MODELS.md 5 and C11TESTER Sec. 1.1: with relaxed accesses 2+2W and S
+/// The expected verdicts (book: models.md, The models side by side) and C11TESTER Sec. 1.1: with relaxed accesses 2+2W and S
 /// need `co` against the order in which stores are made, so `c11r` never
 /// shows them and `c11t` does; R shows under both.
 #[test]

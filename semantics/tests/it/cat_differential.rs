@@ -1,4 +1,5 @@
-//! The project's cat models (`cat/*.cat`, written from MODELS.md 4) against
+//! The project's cat models (`cat/*.cat`, written from the axioms of
+//! book: axiomatic.md) against
 //! the hand-written axiomatic models: on random loop-free programs each
 //! `cat/M.cat` gives exactly the table `ax.M` gives: outcomes, execution
 //! counts, racy and non-SC marks, races, failures, candidate counts and

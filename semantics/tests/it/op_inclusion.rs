@@ -1,7 +1,7 @@
 //! Property: on random loop-free programs without `ss` barriers, every
 //! outcome of a stronger hardware model is an outcome of each weaker one:
 //! SC ⊆ TSO ⊆ PSO ⊆ PSLO. (`ss` is excluded because RELAXER's PSO `ss`
-//! drains every buffer while TSO's is a no-op, MODELS.md 2.3.) Also:
+//! drains every buffer while TSO's is a no-op; book: model-pso.md, Rules (RELAXER Fig. 5).) Also:
 //! exploring twice gives the same table, and every witness reaches its row.
 
 use std::collections::BTreeSet;

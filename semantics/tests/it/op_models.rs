@@ -1,4 +1,5 @@
-//! MODELS.md section 5 under the hardware models, and the fenced variants.
+//! The classic shapes under the hardware models, and the fenced variants
+//! (book: models.md, The models side by side).
 
 use crate::op_util::*;
 use relaxlab_semantics::ir::{HwFence, Program, ReadOrd, Verdict, WriteOrd};
@@ -64,7 +65,7 @@ fn sb_with_full_fences_is_never_under_tso_pso_pslo() {
     let p = sb(WriteOrd::Rlx, ReadOrd::Rlx, Some(HwFence::Full));
     row(&p, [Never, Never, Never, Never]);
     // An `ss` barrier does not order a store before a later load under
-    // TSO; RELAXER's conservative `ss` does under PSO (MODELS.md 2.3), but
+    // TSO; RELAXER's conservative `ss` does under PSO (book: model-pso.md, Rules (RELAXER Fig. 5)), but
     // not under PSLO, whose loads may still read an old value of their
     // history (only `ll`, `sl`, `full` reset it).
     let p = sb(WriteOrd::Rlx, ReadOrd::Rlx, Some(HwFence::SS));
@@ -101,7 +102,7 @@ fn sb_outcomes_under_tso_are_all_four() {
     assert_eq!(sc.rows.len(), 3);
 }
 
-/// State counts are pinned (STYLE.md 9): a change in the number of states
+/// State counts are pinned: a change in the number of states
 /// explored is a change to review.
 #[test]
 fn state_counts_are_pinned() {

@@ -1,6 +1,7 @@
 //! The lift of PSLO traces (`relaxer::lift`): the write each load read is
 //! the entry of the thread's store history that the model read, as
-//! MODELS.md 2.4 keeps the histories. Each trace here is built by hand and
+//! the model keeps the histories (book: model-pslo.md, Rules (RELAXER Fig. 6)).
+//! Each trace here is built by hand and
 //! first replayed through the PSLO model (`replay_witness`), so it is one
 //! the model makes.
 

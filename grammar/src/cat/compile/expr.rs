@@ -405,6 +405,6 @@ fn missing(why: &str, span: Span) -> Fail {
         span,
         why.to_string(),
         "not provided by relaxlab",
-        "the book's chapter \"Bring your own model\" lists what relaxlab provides",
+        "what relaxlab provides: book: cat.md, Predefined names",
     )
 }

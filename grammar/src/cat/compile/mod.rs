@@ -853,7 +853,7 @@ pub(crate) fn unsupported(what: &str, span: Span) -> Fail {
         span,
         format!("{what} is not supported by relaxlab"),
         "not supported",
-        "the book's chapter \"Bring your own model\" lists the supported constructs",
+        "what relaxlab supports: book: cat.md, Supported and refused",
     )
 }
 

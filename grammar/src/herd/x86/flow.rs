@@ -1,5 +1,5 @@
-//! The jumps of an X86 thread as relaxlab's `if` and `while` (book:
-//! "herd7 compatibility", "Jumps").
+//! The jumps of an X86 thread as relaxlab's `if` and `while`
+//! (book: herd.md, Jumps).
 //!
 //! herd7 runs assembly as a control-flow graph: a conditional jump
 //! branches, an unconditional one goes on at its label, and a jump back to

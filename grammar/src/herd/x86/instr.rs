@@ -386,9 +386,9 @@ fn instruction(
             return Err(HerdError::unsupported(
                 format!("the instruction `{written}`"),
                 span,
-                "see the X86 subset in the book (herd7 compatibility): MOV, ADD/SUB/AND/OR/XOR/SHL, \
-                 INC/DEC, CMP, XCHG, XADD, CMPXCHG, the fences, SETNB, CMOVC, the jumps, RET \
-                 and LOCK",
+                "relaxlab reads MOV, ADD/SUB/AND/OR/XOR/SHL, INC/DEC, CMP, XCHG, XADD, \
+                 CMPXCHG, the fences, SETNB, CMOVC, the jumps, RET and LOCK\n\
+                 (book: herd.md, The supported subset)",
             ));
         }
     })

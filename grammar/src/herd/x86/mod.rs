@@ -1,5 +1,5 @@
 //! The importers of herd7's X86 (Intel syntax) and X86_64 (AT&T syntax)
-//! litmus formats (book: "herd7 compatibility", "The supported subset").
+//! litmus formats (book: herd.md, The supported subset).
 //!
 //! ```text
 //! X86 SB

@@ -16,9 +16,9 @@
 //! | `SETNB d` / `CMOVC R,s` | `d = CF == 0` / `if (CF != 0) { R = s; }` |
 //!
 //! **Orders.** An X86 access is a plain hardware access. Under the
-//! hardware models relaxlab compiles C11 orders with the mapping of the
-//! book's chapter "Compilation mapping", where `rlx` adds nothing on TSO,
-//! PSO or PSLO: so plain `MOV`s become `rlx` accesses and run exactly as
+//! hardware models relaxlab compiles C11 orders with the mapping
+//! (book: mapping.md, The table (--mapping standard, the default)), where
+//! `rlx` adds nothing on TSO, PSO or PSLO: so plain `MOV`s become `rlx` accesses and run exactly as
 //! the X86 instruction does. Locked instructions (`XCHG` is implicitly
 //! locked) become `sc` RMWs: on TSO any RMW is a locked RMW, and `sc`
 //! keeps the full-barrier meaning of `LOCK` on the weaker models and under

@@ -134,7 +134,7 @@ impl<'a, M: MemoryModel> Tracked<'a, M> {
                 .map(|t| t.kind == ThreadKind::TopLevel)
                 .collect(),
             accepted: AtomicBool::new(false),
-            // The mirror knows the hardware models only (MODELS.md 2).
+            // The mirror knows the hardware models only (book: reference.md, Operational rules).
             approximate: AtomicBool::new(inner.model().row().target.hardware().is_none()),
         }
     }
@@ -421,7 +421,7 @@ fn mark(sh: &mut Shadow, bits: u32, w: WPos) {
 }
 
 /// Does a PSLO barrier of this kind reset the store histories?
-/// (The `reset` column of MODELS.md 2.4: `ll`, `sl`, `full`, and the C11
+/// (The resets of PSLO's rules, book: model-pslo.md, Rules (RELAXER Fig. 6): `ll`, `sl`, `full`, and the C11
 /// fences the PSO mapping turns into them.)
 pub(super) fn resets(kind: FenceKind) -> bool {
     use crate::ir::{C11Fence, HwFence};

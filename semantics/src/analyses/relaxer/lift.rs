@@ -9,7 +9,7 @@
 //! initial value is write 0.
 //!
 //! The write a load reads is rebuilt by replaying the models' buffers and
-//! PSLO's store histories (MODELS.md 2.2-2.4) over the trace, with write
+//! PSLO's store histories (book: reference.md, Operational rules) over the trace, with write
 //! references where the model keeps values. The histories follow
 //! [`crate::models::hw::pslo`] rule by rule: every top-level
 //! thread starts with `S[p][a] = [init(a)]`; a write `w` reaching memory
@@ -244,7 +244,7 @@ impl<'p> Replay<'p> {
     }
 
     /// A step without a memory access of Definition 1 (`Sync`): the
-    /// history resets of MODELS.md 2.4.
+    /// history resets of PSLO (book: model-pslo.md, Rules (RELAXER Fig. 6)).
     fn sync(&mut self, thread: ThreadId, instr: InstrId) {
         let Some(ins) = self
             .program

@@ -28,7 +28,7 @@
 //! Sites that always execute between the same memory events are one site:
 //! an insertion point that no jump reaches retargets vacuously, and one
 //! that precedes a register assignment no jump reaches may move past it
-//! (local steps commute with everything, MODELS.md 1). After this
+//! (local steps commute with everything; book: models.md, The shared frame). After this
 //! normalisation two anchors with the same point are the same site; the
 //! `before` anchor names it when there is one.
 //!
@@ -36,7 +36,7 @@
 //!
 //! Under the hardware models a thread starts, forks, joins and ends with
 //! its buffers drained and (PSLO) its histories fresh: fork, join and end
-//! act as full barriers (MODELS.md 1, 2.2-2.4). A barrier that no memory
+//! act as full barriers (book: models.md, The shared frame). A barrier that no memory
 //! access of its thread can precede since the last of those, or that no
 //! access can follow before the next, has nothing to order, and is not a
 //! site. (For PSLO's `ll` right after a thread start: resetting the
@@ -51,7 +51,7 @@
 //! Per model, the options of a site form a lattice of effects
 //! ([`Change::at_least`]), and each option has a cost ([`Change::cost`]);
 //! the search minimises the number of changes first and their total cost
-//! second. Hardware barriers (MODELS.md 2.2-2.4):
+//! second. Hardware barriers (book: reference.md, Operational rules):
 //!
 //! | kind | cost | tso | pso | pslo |
 //! |---|---|---|---|---|
@@ -62,9 +62,9 @@
 //! | `full` | 3 | as `sl` | as `sl` | as `sl` |
 //!
 //! so the options are `sl` under TSO, `ss` under PSO (the operational
-//! `ss` of RELAXER drains the whole buffer, MODELS.md 2.3), and `ss`,
+//! `ss` of RELAXER drains the whole buffer; book: model-pso.md, Rules (RELAXER Fig. 5)), and `ss`,
 //! `ll` and `sl` under PSLO. The axiomatic twins keep the same pairs of
-//! program order with the same barriers (MODELS.md 4.1), except `ax.pso`,
+//! program order with the same barriers (book: axiomatic.md, Hardware models), except `ax.pso`,
 //! whose `ss` keeps SPARC's meaning (store-store pairs only): there the
 //! options are `ss` and `sl`. `sl` costs more than the one-direction
 //! barriers because it waits for the store buffer to drain, which is what
@@ -74,7 +74,7 @@
 //! `acq_rel` 2, `sc` 3; a fence, `acq` or `rel` 2, `acq_rel` 3, `sc` 4. A
 //! fence costs more than the same order on one access because it orders
 //! every access around it; `sc` costs more than acquire/release because it
-//! needs a full barrier on most hardware (MODELS.md 2.5: `store sc` and
+//! needs a full barrier on most hardware (book: mapping.md: `store sc` and
 //! `fence sc` are `mfence` on TSO).
 
 use serde::Serialize;
@@ -245,8 +245,9 @@ impl Change {
 }
 
 /// What a hardware barrier does under a model, as a bit set. Operational
-/// models (MODELS.md 2.2-2.4): 1 = drains store buffers, 2 = refreshes
-/// PSLO store histories. Axiomatic (4.1), by the pairs of `po` it keeps:
+/// models (book: reference.md, Operational rules): 1 = drains store
+/// buffers, 2 = refreshes PSLO store histories. Axiomatic
+/// (book: axiomatic.md, Hardware models), by the pairs of `po` it keeps:
 /// 1 = store-store, 2 = load-load, 4 = store-load; `ax.tso` and `ax.pslo`
 /// have the lattice of their operational twins (one effect; `ss` and `ll`
 /// incomparable below `sl`), only `ax.pso` differs.

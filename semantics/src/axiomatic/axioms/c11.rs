@@ -1,4 +1,4 @@
-//! The C11 family of MODELS.md 4.2-4.3: `ax.c11`, `ax.rc11`, `ax.c11r`,
+//! The C11 family (book: axiomatic.md, C11 models): `ax.c11`, `ax.rc11`, `ax.c11r`,
 //! `ax.c11t`, and data races.
 //!
 //! Building blocks (Batty et al., POPL 2011, without consume and locks):
@@ -23,9 +23,9 @@
 //! 1. `ax.c11t`'s release sequences are `[W]; (rf; rmw)*`, C++20's
 //!    definition as C11TESTER Sec. 2.2 states it ("does not allow relaxed
 //!    stores by the thread that performed the release"), rather than the
-//!    RC11 formula MODELS.md 4.3 quotes for `ax.rc11`, which keeps
-//!    same-thread stores. The paper wins (COMMON.md).
-//! 2. The non-atomic read rule (4.2) is Batty's, and `ax.rc11` does not
+//!    RC11 formula the book quotes for `ax.rc11` (book: axiomatic.md, C11 models), which keeps
+//!    same-thread stores. The paper wins.
+//! 2. The non-atomic read rule (book: axiomatic.md, C11 models) is Batty's, and `ax.rc11` does not
 //!    apply it: RC11 constrains a non-atomic read by coherence alone, and
 //!    a racy program's executions in which a plain read takes a write it
 //!    races with are consistent, listed (racy) with their outcomes, as
@@ -89,7 +89,7 @@ impl<'a> C11<'a> {
 }
 
 /// Release sequences: `(a, b)` when `b` is in the release sequence headed
-/// by the write `a` (MODELS.md 4.2, 4.3).
+/// by the write `a` (book: axiomatic.md, C11 models).
 fn release_sequences(ex: &Execution, kind: ReleaseSeq, writes: EventSet) -> Relation {
     let n = ex.len();
     let id_w = Relation::id_on(n, writes);
@@ -121,7 +121,7 @@ fn release_sequences(ex: &Execution, kind: ReleaseSeq, writes: EventSet) -> Rela
     }
 }
 
-/// `sw`, the four cases of C++11 §29.8 (MODELS.md 4.2), for events of
+/// `sw`, the four cases of C++11 §29.8 (book: axiomatic.md, C11 models), for events of
 /// different threads:
 /// `([W_rel] | [F_rel]; po; [W]) ; rs ; rf ; ([R_acq] | [R_atomic]; po; [F_acq])`.
 fn synchronises_with(ex: &Execution, rs: &Relation, writes: EventSet) -> Relation {
@@ -365,7 +365,7 @@ pub(crate) fn observer_reads(ex: &Execution, free: EventSet) -> EventSet {
     crate::axiomatic::observers::terminal_reads(ex, eligible)
 }
 
-/// The data races of a consistent execution (MODELS.md 4.2), given its
+/// The data races of a consistent execution (book: axiomatic.md, C11 models), given its
 /// happens-before: two accesses to one location from different threads,
 /// at least one a write and one non-atomic, unordered by `hb`.
 pub(crate) fn races_under(ex: &Execution, hb: &Relation) -> Vec<Race> {

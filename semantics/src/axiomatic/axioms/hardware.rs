@@ -1,18 +1,18 @@
-//! The axiomatic hardware models of MODELS.md 4.1: `ax.sc`, `ax.tso`,
+//! The axiomatic hardware models (book: axiomatic.md, Hardware models): `ax.sc`, `ax.tso`,
 //! `ax.pso`, `ax.pslo`.
 //!
-//! They judge the program *after* the compilation mapping (MODELS.md 2.5),
+//! They judge the program *after* the compilation mapping (book: mapping.md),
 //! so they see the same barriers as the operational models; memory orders
 //! play no part here. Program order is `(po | asw)+`: fork and join edges
 //! count as program order, and fork and join events act as `full` barriers
-//! (MODELS.md 1).
+//! (book: models.md, The shared frame).
 //!
 //! - `ax.sc` (Lamport): `acyclic(po | com)`.
 //! - `ax.tso`: herd7's x86tso.cat: uniproc `acyclic(po-loc | com)` and
 //!   `acyclic(ppo | rfe | co | fr)` where `ppo` drops the W→R pairs except
 //!   those separated by `sl`/`full` or with an end in a locked instruction
 //!   (RMW, or CAS even when it fails).
-//! - `ax.pso`, `ax.pslo`: the same shape with the `ppo` of MODELS.md 4.1,
+//! - `ax.pso`, `ax.pslo`: the same shape with their own `ppo` (book: axiomatic.md, Hardware models),
 //!   which over-approximates RELAXER's operational PSO/PSLO (its `ss`
 //!   barrier is stronger than the axiomatic one): operational ⊆ axiomatic.
 //!
@@ -138,7 +138,7 @@ pub(crate) fn check_pso(ex: &Execution) -> Result<(), Rejection> {
     hw.order("pso", &ppo_pso(&hw))
 }
 
-/// PSO's preserved program order (MODELS.md 4.1): pairs from a read; pairs
+/// PSO's preserved program order (book: axiomatic.md, Hardware models): pairs from a read; pairs
 /// from the write of an RMW (it writes memory directly); W→W separated by
 /// `ss`/`sl`/`full`; W→R separated by `sl`/`full`.
 fn ppo_pso(hw: &Hw) -> Relation {
@@ -158,7 +158,7 @@ pub(crate) fn check_pslo(ex: &Execution) -> Result<(), Rejection> {
     hw.order("pslo", &ppo_pslo(&hw))
 }
 
-/// PSLO's preserved program order (MODELS.md 4.1): R→W; R→R separated by
+/// PSLO's preserved program order (book: axiomatic.md, Hardware models): R→W; R→R separated by
 /// `ll`/`sl`/`full` or whose second read is locked (it reads memory, not
 /// the history); W→W separated by `ss`/`sl`/`full`; W→R separated by
 /// `sl`/`full`; and the write of an RMW before every later write and

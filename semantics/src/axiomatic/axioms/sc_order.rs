@@ -1,4 +1,4 @@
-//! The SC order of the C11 models (MODELS.md 4.2; C++11 §29.3; Batty et
+//! The SC order of the C11 models (book: axiomatic.md, C11 models; C++11 §29.3; Batty et
 //! al. 2011; TSAN11 Sec. 4.4 and its fence rules (5)-(7)).
 //!
 //! `sc` is a strict total order of the SC events (SC reads, writes, RMWs

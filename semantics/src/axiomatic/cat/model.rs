@@ -37,7 +37,7 @@ impl NodeId {
 
 /// The machine a model describes, from the first word of its title line
 /// (herd7's "architecture specification"): it decides how the program is
-/// compiled before the model sees it (MODELS.md 2.5) and which event tags
+/// compiled before the model sees it (book: mapping.md) and which event tags
 /// exist.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arch {
@@ -105,7 +105,7 @@ pub enum SetPrim {
     Atomic,
     /// `SS`, `SL`, `LL`, `LS`, `FULL` and herd's `MFENCE` (= `FULL`),
     /// `SFENCE` (= `SS`), `LFENCE` (= `LL`) (hardware only). `FULL` also
-    /// holds fork and join events, which act as full barriers (MODELS.md 1).
+    /// holds fork and join events, which act as full barriers (book: models.md, The shared frame).
     HwFence(HwFence),
 }
 
@@ -115,7 +115,7 @@ pub enum RelPrim {
     /// Program order within each thread.
     Po,
     /// relaxlab's additional synchronises-with: init writes before every
-    /// thread's events, fork and join edges (MODELS.md 4).
+    /// thread's events, fork and join edges (book: axiomatic.md, Candidate executions).
     Asw,
     Rf,
     Co,

@@ -1,4 +1,4 @@
-//! The restricted C11 model `c11r` (MODELS.md section 3; TSAN11 Figs. 6,
+//! The restricted C11 model `c11r` (book: model-c11r.md, Rules; TSAN11 Figs. 6,
 //! 10-13) and SC memory with C11 race detection ([`ScRaces`]).
 //!
 //! # Theory
@@ -38,8 +38,7 @@
 //! 1. **SC reads (case (8), C11 §29.3p3) and the `sc` mark.** TSAN11 marks
 //!    as `sc` every element that happens before an SC store and lets an SC
 //!    load read only the newest marked element; Fig. 12 also uses that mark
-//!    in the case (6) test. Both over-restrict C11 (and `ax.c11r`, MODELS.md
-//!    4.2, which is C11's rule). Here an element's flag says only whether it
+//!    in the case (6) test. Both over-restrict C11 (and `ax.c11r`, which is C11's rule; book: axiomatic.md, C11 models). Here an element's flag says only whether it
 //!    *is* an SC write; the newest SC write `A` keeps its writer's clock at
 //!    the store, and an SC load may not read an SC write older than `A` nor
 //!    a write that happens before `A`: exactly §29.3p3 ("the last SC write
@@ -49,21 +48,22 @@
 //!    - `P0: x=1 rlx; x=2 sc || P1: x=3 sc; a=y sc || P2: y=1 sc; r=x sc`
 //!      with `a=0 ∧ r=1 ∧ x=3`: `a` reads the init so `x=3` is sc-before
 //!      `r`, and `x=1` happens before `x=2` but not before `x=3` (= A).
-//!      The marking hides `x=1` from `r` (tests/c11_sc.rs).
+//!      The marking hides `x=1` from `r` (semantics/tests/it/c11_sc.rs).
 //!    - case (6) with a marked element whose marking SC store comes after
 //!      the fence: the paper's remark "how we handle (8) does not affect
 //!      (6)" assumes the marking store is sc-before the fence
-//!      (tests/c11_sc.rs, `case6_applies_to_sc_writes_only`).
+//!      (semantics/tests/it/c11_sc.rs, `case6_applies_to_sc_writes_only`).
 //!
 //!    With this rule `c11r` and `ax.c11r` agree on both programs and on
-//!    every program of tests/c11_vs_ax.rs and tests/c11_random.rs.
+//!    every program of semantics/tests/it/c11_vs_ax.rs and c11_random.rs.
 //! 2. **Loads acquire `S.clock`, not `L_a`** (Fig. 6 writes `L_x`, right
-//!    only for the newest element; MODELS.md section 3).
+//!    only for the newest element; book: model-c11r.md, Rules).
 //! 3. **The "only the newest sc element" filter applies to SC loads only**
-//!    (Fig. 12 applies it to every load; MODELS.md section 3). Subsumed by
+//!    (Fig. 12 applies it to every load; book: model-c11r.md, Rules). Subsumed by
 //!    deviation 1.
 //! 4. **Fence order**: SC part, acquire part, release part, increment, so an
-//!    acq_rel fence releases what it has just acquired (MODELS.md).
+//!    acq_rel fence releases what it has just acquired
+//!    (book: model-c11r.md, Rules).
 //! 5. **Fork**: the child starts with its parent's clock and its own entry
 //!    at 1; its fence and SC clocks start at `⊥` (C11's fence and SC-fence
 //!    rules speak of `sb`, and `asw` is not `sb`); the parent increments.

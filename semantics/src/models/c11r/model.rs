@@ -14,7 +14,7 @@ use crate::ir::{C11Fence, FenceKind, LocId, Program, ReadOrd, RmwOrd, ThreadId, 
 use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 use crate::registry::OpModel;
 
-/// The restricted C11 model `c11r` (MODELS.md section 3; TSAN11 Figs. 6,
+/// The restricted C11 model `c11r` (book: model-c11r.md, Rules; TSAN11 Figs. 6,
 /// 10-13). See the `c11r` module docs for the theory and the deviations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct C11r {
@@ -41,7 +41,7 @@ impl Default for C11r {
 /// - program order and `asw` (fork: the child starts after everything its
 ///   parent did; join: the parent continues after everything the child
 ///   did);
-/// - `sw` of C11 §29.8 / MODELS.md 4.2 by the orders as written: a
+/// - `sw` of C11 §29.8 (book: axiomatic.md, C11 models) by the orders as written: a
 ///   release (rel, acq_rel, sc) store or RMW and an acquire (acq, acq_rel,
 ///   sc) load or RMW reading from its release sequence (blocked by another
 ///   thread's plain store, continued by RMWs); release fences before a

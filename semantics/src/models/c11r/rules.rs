@@ -1,5 +1,5 @@
 //! The transition rules of the restricted C11 model, one function per rule
-//! of TSAN11 Figs. 6, 11, 12 and 13, as corrected by MODELS.md section 3
+//! of TSAN11 Figs. 6, 11, 12 and 13, as corrected in the book (book: model-c11r.md, Three corrections to the figures)
 //! (see the deviations listed in the `c11r` module docs).
 //!
 //! The functions mutate a state the caller has already cloned. Each
@@ -105,7 +105,7 @@ fn rf_stops_at(e: &StoreElem, th: &ThreadClocks, sc_load: bool) -> bool {
 }
 
 /// ACQUIRE LOAD / RELAXED LOAD, TSAN11 Fig. 6, with the element's own
-/// release clock `S.clock` instead of `L_a` (MODELS.md section 3): an
+/// release clock `S.clock` instead of `L_a` (book: model-c11r.md, Rules): an
 /// acquire load joins it into `C_t`, a relaxed one into `F^acq_t`.
 ///
 /// A join that changes nothing leaves the thread's clocks shared with the
@@ -327,7 +327,7 @@ pub(crate) fn atomic_rmw(
     old
 }
 
-/// A failed CAS (MODELS.md section 3, ATOMIC RMW): a load with the failure
+/// A failed CAS (ATOMIC RMW; book: model-c11r.md, Rules): a load with the failure
 /// order from any element of the reads-from set whose value differs from
 /// `expected` (the newest one included when it differs), oldest first.
 pub(crate) fn cas_failures(
@@ -344,8 +344,7 @@ pub(crate) fn cas_failures(
         .collect()
 }
 
-/// ATOMIC FENCE, TSAN11 Figs. 6 and 13, in the order of MODELS.md section
-/// 3: the SC part, the acquire part (`C_t ∪= F^acq_t`), the release part
+/// ATOMIC FENCE, TSAN11 Figs. 6 and 13, in the order of c11r's Fence rule (book: model-c11r.md, Rules): the SC part, the acquire part (`C_t ∪= F^acq_t`), the release part
 /// (`F^rel_t := C_t`), then the increment, so an acq_rel fence releases what
 /// it has just acquired.
 pub(crate) fn atomic_fence(s: &mut C11State, memory: Memory, t: ThreadId, kind: C11Fence) {

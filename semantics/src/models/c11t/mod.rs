@@ -1,6 +1,6 @@
 //! The operational model `c11t`: C11TESTER's fragment of C11 with a
 //! constraint-based modification order (C11TESTER Secs. 2.2, 3, 4, 6;
-//! MODELS.md 4.2-4.3). Its axiomatic twin is `ax.c11t`: `ax.c11` with
+//! book: axiomatic.md, C11 models). Its axiomatic twin is `ax.c11t`: `ax.c11` with
 //! C++20 release sequences and `acyclic(hb ∪ sc ∪ rf)`.
 //!
 //! # Theory
@@ -26,8 +26,8 @@
 //! checked against graph search in debug builds and by a proptest.
 //!
 //! **The constraints** (`rules`), with `hb` tracked by `c11r`'s vector
-//! clocks (TSAN11 Figs. 6 and 13) and `sc` = execution order. The axioms of
-//! MODELS.md 4.2 that mention `co`, per location:
+//! clocks (TSAN11 Figs. 6 and 13) and `sc` = execution order. The C11 axioms
+//! (book: axiomatic.md, C11 models) that mention `co`, per location:
 //! - coherence (CoWW, CoWR, CoRW, CoRR): a store that happens before the
 //!   operation, or was read by a load that happens before it, precedes (or
 //!   is) the store read / precedes the store written;
@@ -66,7 +66,7 @@
 //!
 //! Non-atomic locations are as under `c11r`: one value and the FastTrack
 //! race shadow (`races`). Fences, fork, join and thread end follow `c11r`
-//! (MODELS.md section 3).
+//! (book: model-c11r.md, Rules).
 //!
 //! Successor order: a load's results go from the oldest store it may read
 //! to the newest (performance order); a CAS lists failures then successes,
@@ -98,10 +98,10 @@
 //!
 //! 1. **§29.3p3 is a filter, not a prior-set entry.** C11Tester's
 //!    ReadPriorSet puts the last SC store `A` into an SC load's prior set
-//!    (`A mo= w`). C11 and `ax.c11t` (MODELS.md 4.2) only forbid reading an
+//!    (`A mo= w`). C11 and `ax.c11t` (book: axiomatic.md, C11 models) only forbid reading an
 //!    SC store other than `A` or a non-SC store that happens before `A`; a
 //!    non-SC store unordered with `A` may be `mo`-before it. We follow
-//!    MODELS.md; the differential test checks we match `ax.c11t`.
+//!    C11 (book: model-c11t.md, Choices made here); the differential test checks we match `ax.c11t`.
 //! 2. **Edges into an RMW go to the head of its rmw chain** (`graph`
 //!    module docs); Fig. 6 only redirects edges out of a store that an RMW
 //!    read. Without it a topological order could put a store between a

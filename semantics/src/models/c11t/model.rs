@@ -12,7 +12,7 @@ use crate::registry::OpModel;
 
 /// The operational model `c11t`: C11 with C++20 release sequences and
 /// `acyclic(hb ∪ sc ∪ rf)`, the modification order kept as a constraint
-/// graph (C11TESTER Secs. 2.2, 4, 6; MODELS.md 4.3 `ax.c11t`). See the
+/// graph (C11TESTER Secs. 2.2, 4, 6; book: axiomatic.md, C11 models `ax.c11t`). See the
 /// `c11t` module docs for the theory and the deviations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct C11t;

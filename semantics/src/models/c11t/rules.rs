@@ -1,6 +1,6 @@
 //! The transition rules of `c11t`, one function per rule: the prior sets
 //! of C11TESTER Sec. 4.3 (ReadPriorSet, WritePriorSet) extended with the
-//! SC rules of MODELS.md 4.2, the clock rules of Sec. 6 (C++20 release
+//! SC rules of C11 (book: axiomatic.md, C11 models), the clock rules of Sec. 6 (C++20 release
 //! sequences), and the fence, fork, join and end rules of `c11r`.
 //!
 //! The functions that mutate take a state the caller has cloned. Each
@@ -52,7 +52,7 @@ fn ordered_before(n: &Store, th: &ThreadClocks) -> bool {
         || (n.sc == ScWrite::Yes && n.happens_before(&th.sw))
 }
 
-/// ReadPriorSet (C11TESTER Sec. 4.3), as the constraints of MODELS.md 4.2:
+/// ReadPriorSet (C11TESTER Sec. 4.3), as the constraints of C11 (book: axiomatic.md, C11 models):
 /// the stores that must be `mo`-before-or-equal the store a load by a
 /// thread with clocks `th` reads. `sc_load`: the load is SC (its `S_R,t`
 /// already joined).
@@ -67,8 +67,7 @@ pub(crate) fn read_prior_set(loc: &AtomicLoc, th: &ThreadClocks, sc_load: bool) 
         .collect()
 }
 
-/// WritePriorSet (C11TESTER Sec. 4.3), as the constraints of MODELS.md
-/// 4.2: the stores that must be `mo`-before a store by a thread with
+/// WritePriorSet (C11TESTER Sec. 4.3), as the constraints of C11 (book: axiomatic.md, C11 models): the stores that must be `mo`-before a store by a thread with
 /// clocks `th`, given the global `S_F`. `sc_store`: the store is SC.
 pub(crate) fn write_prior_set(
     loc: &AtomicLoc,
@@ -88,7 +87,7 @@ pub(crate) fn write_prior_set(
         .collect()
 }
 
-/// SC reads, C11 §29.3p3 with `sc` = execution order (MODELS.md 4.2): with
+/// SC reads, C11 §29.3p3 with `sc` = execution order (book: axiomatic.md, C11 models): with
 /// A the newest SC store of the location, an SC load may read an SC store
 /// only if it is A, and a non-SC store only if it does not happen before A.
 pub(crate) fn sc_read_allows(loc: &AtomicLoc, w: NodeId) -> bool {
@@ -303,8 +302,7 @@ pub(crate) fn atomic_rmw(
     out
 }
 
-/// ATOMIC FENCE, TSAN11 Figs. 6 and 13, in the order of MODELS.md section
-/// 3 (as `c11r`): the SC part, the acquire part (`C_t ∪= F^acq_t`), the
+/// ATOMIC FENCE, TSAN11 Figs. 6 and 13, in the order of c11r's Fence rule (book: model-c11r.md, Rules): the SC part, the acquire part (`C_t ∪= F^acq_t`), the
 /// release part (`F^rel_t := C_t`), then the increment.
 pub(crate) fn atomic_fence(s: &mut C11tState, t: ThreadId, kind: C11Fence) {
     if Strength::of_fence(kind).sc {

@@ -153,7 +153,7 @@ pub(crate) fn sc_atomic_fence(s: &mut impl ThreadClockState, t: ThreadId) {
 }
 
 /// The acquire and release parts of ATOMIC FENCE, TSAN11 Fig. 6, in the
-/// order of MODELS.md section 3 (the caller has done the SC part): the
+/// order of c11r's Fence rule (book: model-c11r.md, Rules; the caller has done the SC part): the
 /// acquire part (`C_t ∪= F^acq_t`), the release part (`F^rel_t := C_t`),
 /// then the increment, so an acq_rel fence releases what it has just
 /// acquired.

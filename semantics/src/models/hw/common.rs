@@ -15,14 +15,14 @@ pub(crate) struct Barrier {
     pub reset: bool,
 }
 
-/// The full barrier that `fork`, `join` and thread end act as (MODELS.md 1).
+/// The full barrier that `fork`, `join` and thread end act as (book: models.md, The shared frame).
 pub(crate) const FULL: Barrier = Barrier {
     drain: true,
     reset: true,
 };
 
 /// RELAXER's barriers as PSO and PSLO implement them (Figs. 5 and 6): `ss`
-/// drains (conservatively, see MODELS.md 2.3), `ll` resets histories, `sl`
+/// drains (conservatively; book: model-pso.md, Rules (RELAXER Fig. 5)), `ll` resets histories, `sl`
 /// and `full` do both, `ls` nothing. A C11 fence never reaches a hardware
 /// model (the mapping replaces it); if one does, it is read as the barriers
 /// the standard mapping would give it.

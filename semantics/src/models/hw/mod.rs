@@ -1,4 +1,4 @@
-//! The hardware memory models of MODELS.md section 2, one file each.
+//! The hardware memory models, one file each (book: reference.md, Operational rules).
 
 mod common;
 mod describe;

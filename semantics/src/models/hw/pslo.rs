@@ -1,4 +1,4 @@
-//! Partial store load order: RELAXER Fig. 6 (MODELS.md 2.4).
+//! Partial store load order: RELAXER Fig. 6 (book: model-pslo.md, Rules (RELAXER Fig. 6)).
 //!
 //! PSO (Fig. 5, [`super::pso`]) plus a per-thread, per-location **store
 //! history** `S[p][a]`: the values `p` may still read from `a`, oldest
@@ -29,13 +29,13 @@
 //!
 //! Deviations from Fig. 6, all of them state canonicalisations that keep
 //! the same executions:
-//! 1. Two adjacent equal values of a history are merged (MODELS.md 2.4):
+//! 1. Two adjacent equal values of a history are merged (book: model-pslo.md, Rules (RELAXER Fig. 6)):
 //!    reading either gives the same value and leaves equivalent histories,
 //!    and merging keeps spin loops finite.
 //! 2. A history is empty while its thread is not running: forked threads
-//!    before their fork, and every thread after its end (MODELS.md says
-//!    "thread end: as full", which would set `[m[a]]`; a finished thread
-//!    never loads again, so its histories cannot matter). Commits append
+//!    before their fork, and every thread after its end (treating thread
+//!    end as a full barrier would set `[m[a]]`; a finished thread never
+//!    loads again, so its histories cannot matter). Commits append
 //!    only to non-empty histories. Without this, the histories of finished
 //!    threads would keep growing and split equivalent states.
 //! 3. Likewise a history `S[p][a]` is emptied as soon as `p` can no longer

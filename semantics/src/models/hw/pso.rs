@@ -1,4 +1,4 @@
-//! Partial store order: RELAXER Fig. 5 (MODELS.md 2.3).
+//! Partial store order: RELAXER Fig. 5 (book: model-pso.md, Rules (RELAXER Fig. 5)).
 //!
 //! Memory `m` plus one FIFO store buffer `B[p][a]` of values per thread and
 //! location.
@@ -17,7 +17,7 @@
 //! earlier store to reach memory, so it also orders an earlier store before
 //! a later load, which a real `ss` barrier would not. Every behaviour of
 //! this model is a PSO behaviour; a few PSO behaviours with an `ss` between
-//! a store and a later access are missing (MODELS.md 4.1).
+//! a store and a later access are missing (book: axiomatic.md, Hardware models).
 //!
 //! State layout ([`Segs`]): segment 0 is `m`; segment `1 + p * L + a` is
 //! `B[p][a]`, oldest first (`L` locations).

@@ -1,4 +1,4 @@
-//! Sequential consistency: RELAXER Fig. 3 (MODELS.md 2.1).
+//! Sequential consistency: RELAXER Fig. 3 (book: model-sc.md, Rules (RELAXER Fig. 3)).
 //!
 //! Memory is one array `m` from locations to values. A load returns
 //! `m[a]`, a store sets it, an RMW or CAS reads and writes `m[a]` in one

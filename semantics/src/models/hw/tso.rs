@@ -1,4 +1,4 @@
-//! Total store order: RELAXER Fig. 4 (MODELS.md 2.2; MCR Sec. 3.1).
+//! Total store order: RELAXER Fig. 4 (book: model-tso.md, Rules (RELAXER Fig. 4; MCR Sec. 3.1)).
 //!
 //! Memory `m` plus one FIFO store buffer `B[p]` of `(location, value)` per
 //! thread.
@@ -11,7 +11,7 @@
 //!   drained the buffer is the same set of executions), atomic on `m`.
 //! - `membarslTSO`, and `full`: enabled only when `B[p]` is empty; `ss`,
 //!   `ll`, `ls` do nothing (TSO keeps those orders already).
-//! - fork, join and thread end: full barriers (MODELS.md 1), so enabled
+//! - fork, join and thread end: full barriers (book: models.md, The shared frame), so enabled
 //!   only when `B[p]` is empty.
 //!
 //! Exact for x86-TSO / SPARC TSO on the fragment: it agrees with `ax.tso`.
@@ -96,7 +96,7 @@ impl MemoryModel for Tso {
                     out.push(step(None, s.clone(), EventKind::Sync));
                 }
             }
-            // Full barriers (MODELS.md 1): the buffer must be empty.
+            // Full barriers (book: models.md, The shared frame): the buffer must be empty.
             MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
                 if buffer(s, p).is_empty() {
                     out.push(step(None, s.clone(), EventKind::Sync));

@@ -1,5 +1,5 @@
 //! Exhaustive exploration: breadth-first search of the whole state graph
-//! (ARCHITECTURE.md, "Exploration").
+//! (book: models.md, Exhaustive exploration).
 //!
 //! States are numbered in breadth-first order: the initial state is 0, and
 //! each level's new states follow the previous level's, in the order
@@ -11,7 +11,7 @@
 //! table's shards deduplicate in parallel while numbering the rows as a
 //! sequential insert in batch order would ([`super::state_table`]).
 //! Numbering, and so every witness and every table, is therefore the same
-//! whatever the number of worker threads (ARCHITECTURE.md invariant 3).
+//! whatever the number of worker threads (README.md, Architecture, invariant 3).
 //!
 //! The state table is probed once per successor. Expansion builds and
 //! hashes the row of every successor whose components are all interned,

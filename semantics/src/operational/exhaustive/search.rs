@@ -28,7 +28,7 @@ pub struct ExploreOptions {
     /// Stop after storing this many states (default 10,000,000, about 1.5
     /// GB at the design target of 150 bytes per state).
     pub max_states: u64,
-    /// The compilation mapping hardware models apply (MODELS.md 2.5).
+    /// The compilation mapping hardware models apply (book: mapping.md).
     pub mapping: Mapping,
     /// Interruption, time and memory bounds, polled after every merged
     /// chunk of the frontier.

@@ -16,7 +16,7 @@
 //!
 //! It only biases the schedule, so it runs under every model. The rule
 //! reads the program the model runs: under PSO and PSLO the standard
-//! mapping puts an `ss` barrier before a release store (book: mapping),
+//! mapping puts an `ss` barrier before a release store (book: mapping.md),
 //! so there a release store is never *next* after a store; relaxed ones
 //! are (and under `--mapping plain` release ones too).
 
