@@ -5,8 +5,9 @@
 //!
 //! The programs are those of the shared generator (`ax_builder::random`,
 //! C11 part, no hardware barriers). `RELAXLAB_DIFF_PROGRAMS=N` sets the
-//! number of programs (default 2,000 in release builds, 200 in debug
-//! builds), `RELAXLAB_DIFF_SEED=K` another fixed sequence.
+//! number of programs (default 250 in release builds, 2,000 with
+//! `RELAXLAB_CAMPAIGN=full`, 100 in debug builds), `RELAXLAB_DIFF_SEED=K`
+//! another fixed sequence.
 
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};

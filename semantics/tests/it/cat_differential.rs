@@ -6,7 +6,8 @@
 //! bounds. Both run in one candidate enumeration (`run_judges`), so the
 //! test also exercises the engine's sharing between hand-written and cat
 //! judges. Programs: the generator of the differential test
-//! (`ax_builder::random`), 2,000 per group of models in release builds.
+//! (`ax_builder::random`), 250 per group of models in release builds
+//! (2,000 with `RELAXLAB_CAMPAIGN=full`).
 //! The whole litmus library is compared by the CLI tests (`tests/it/cat.rs`).
 
 use std::sync::Arc;

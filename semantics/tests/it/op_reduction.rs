@@ -15,9 +15,11 @@
 //!   (one mutation per model) makes both checks fail on these programs.
 //!
 //! `RELAXLAB_POR_PROGRAMS=N` sets the number of programs per family
-//! (default 2,000 in release builds, 200 in debug builds) and
+//! (default 250 in release builds, 2,000 with `RELAXLAB_CAMPAIGN=full`,
+//! 100 in debug builds) and
 //! `RELAXLAB_POR_SEED=K` another fixed sequence, for long runs in chunks.
 
+use crate::ax_builder::campaign;
 use relaxlab_semantics::analyses::relaxer::mark_non_sc;
 use relaxlab_semantics::dependence::{Footprint, InternalAgent};
 use relaxlab_semantics::ir::{
@@ -38,7 +40,11 @@ fn programs() -> usize {
     std::env::var("RELAXLAB_POR_PROGRAMS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) { 200 } else { 2000 })
+        .unwrap_or(if cfg!(debug_assertions) {
+            100
+        } else {
+            campaign(250, 2000)
+        })
 }
 
 /// The generator's seed: `base`, or `base` mixed with `RELAXLAB_POR_SEED`.

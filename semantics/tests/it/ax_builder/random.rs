@@ -11,13 +11,28 @@ use relaxlab_semantics::ir::{
 
 use super::program;
 
-/// Programs per test: 2,000 in release builds (CI), 200 in debug builds;
-/// `RELAXLAB_DIFF_PROGRAMS=N` overrides it for long runs.
+/// The size of a random campaign: `quick` in the README's test command,
+/// `full` when `RELAXLAB_CAMPAIGN=full` (`.ci/long-campaigns`, the sizes
+/// every commit's CI once ran). The same test code either way.
+pub fn campaign(quick: usize, full: usize) -> usize {
+    match std::env::var("RELAXLAB_CAMPAIGN").as_deref() {
+        Ok("full") => full,
+        _ => quick,
+    }
+}
+
+/// Programs per test: 250 in release builds (2,000 with
+/// `RELAXLAB_CAMPAIGN=full`), 100 in debug builds;
+/// `RELAXLAB_DIFF_PROGRAMS=N` sets it for long runs.
 pub fn diff_programs() -> usize {
     std::env::var("RELAXLAB_DIFF_PROGRAMS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(if cfg!(debug_assertions) { 200 } else { 2000 })
+        .unwrap_or(if cfg!(debug_assertions) {
+            100
+        } else {
+            campaign(250, 2000)
+        })
 }
 
 /// The largest program the generator makes, in operations: four threads
