@@ -151,6 +151,18 @@ pub struct EngineArgs {
     pub max_memory: Option<u64>,
 }
 
+/// `--search`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SearchArg {
+    /// The stateful explorer: every state once (the default).
+    Exhaustive,
+    /// Stateless exploration with maximal causality reduction: one
+    /// execution per combination of values the reads return (sc, tso,
+    /// pso; loops unrolled, --unroll, default 2; --max-states bounds the
+    /// executions).
+    Mcr,
+}
+
 /// `--reduction`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ReductionArg {
@@ -192,6 +204,11 @@ pub struct RunArgs {
     pub axiomatic: Vec<String>,
     #[command(flatten)]
     pub cat: CatArgs,
+    /// How operational models are explored: `exhaustive` (the stateful
+    /// explorer, the default) or `mcr` (stateless, maximal causality
+    /// reduction: sc, tso and pso).
+    #[arg(long, value_enum, conflicts_with_all = ["sample", "replay"])]
+    pub search: Option<SearchArg>,
     /// Sample this many random runs instead of exploring exhaustively
     /// (operational models only).
     #[arg(long, value_name = "N", value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
@@ -259,6 +276,10 @@ pub struct CheckArgs {
     /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
     #[arg(long, value_name = "DIR")]
     pub cat_path: Vec<PathBuf>,
+    /// How the expectations of operational models are checked:
+    /// `exhaustive` (the default) or `mcr` (stateless, sc, tso and pso).
+    #[arg(long, value_enum)]
+    pub search: Option<SearchArg>,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -496,6 +517,12 @@ pub struct BenchArgs {
     /// range (default 1; with --axiomatic, 5).
     #[arg(long, value_parser = values::whole::<u64, 1, 1000>, allow_negative_numbers = true)]
     pub repeat: Option<u64>,
+    /// `mcr`: measure the stateless explorer instead (executions per
+    /// second, peak memory, time to the full table beside the stateful
+    /// explorer with and without partial-order reduction, and memory at
+    /// 10^3, 10^4 and 10^5 executions; default files: litmus/bench/mcr).
+    #[arg(long, value_enum, conflicts_with = "axiomatic")]
+    pub search: Option<SearchArg>,
 }
 
 /// `repair --goal`.

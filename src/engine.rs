@@ -10,10 +10,13 @@ use relaxlab_semantics::ir::Value;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::mapping::{self, Mapping, Target};
 use relaxlab_semantics::model::Race;
+use relaxlab_semantics::operational::mcr::{self, McrOptions, McrStats};
 use relaxlab_semantics::operational::{
     self, ExploreOptions, FirstRuns, Reduction, SampleOptions, Strategy,
 };
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
+use relaxlab_semantics::picture::Describe;
+use relaxlab_semantics::registry::{with_model, OpVisitor};
 
 use crate::model::{Engine, Model};
 use crate::progress::ProgressAfterASecond;
@@ -27,9 +30,27 @@ pub struct Sampling {
     pub max_steps: u64,
 }
 
+/// How the operational models explore (`--search`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Search {
+    /// The stateful explorer: breadth first, every state stored once (or
+    /// sampled with `--sample`).
+    #[default]
+    Exhaustive,
+    /// The stateless explorer: maximal causality reduction, one execution
+    /// per combination of values the reads return (sc, tso, pso).
+    Mcr,
+}
+
+/// Loops are unrolled this many times by the stateless explorer when
+/// `--unroll` is not given (it explores loop-free programs).
+pub const MCR_UNROLL: u32 = 2;
+
 /// Everything an engine needs besides the program and the model.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// `--search`: the stateful or the stateless explorer.
+    pub search: Search,
     pub mapping: Mapping,
     pub max_states: u64,
     pub max_candidates: u64,
@@ -59,6 +80,7 @@ pub const SAMPLED_NON_SC_STATES: u64 = 1_000_000;
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            search: Search::Exhaustive,
             mapping: Mapping::Standard,
             max_states: 10_000_000,
             max_candidates: 10_000_000,
@@ -82,6 +104,8 @@ pub struct Ran {
     /// The `non-SC` notes were asked for, but the SC exploration that
     /// decides them was cut short by this bound, so no row has one.
     pub non_sc_unknown: Option<BoundHit>,
+    /// The stateless explorer's counters (`--search mcr`).
+    pub mcr: Option<McrStats>,
 }
 
 /// Why an engine could not answer.
@@ -96,6 +120,12 @@ pub enum EngineError {
         help("the operational models are sc, tso, pso, pslo, c11r and c11t")
     )]
     Unavailable(String),
+    #[error("the stateless explorer (--search mcr) runs sc, tso and pso, not {0}")]
+    #[diagnostic(
+        code(relaxlab::model::mcr),
+        help("drop --search mcr for this model, or run it under sc, tso or pso")
+    )]
+    McrModel(String),
     #[error("the axiomatic engine does not sample")]
     #[diagnostic(
         code(relaxlab::flags::sample_axiomatic),
@@ -240,6 +270,17 @@ pub fn program_for<'m>(
 ) -> Program {
     let model = model.into();
     match model.engine() {
+        Engine::Operational(m) if settings.search == Search::Mcr && mcr::supports(m) => {
+            let unroll = settings.unroll.unwrap_or(MCR_UNROLL);
+            with_model(
+                m,
+                McrProgram {
+                    program,
+                    mapping: settings.mapping,
+                    unroll,
+                },
+            )
+        }
         Engine::Operational(m) => match m.row().target.hardware() {
             Some(target) => compiled(program, target, settings),
             None => program.clone(),
@@ -285,6 +326,22 @@ pub fn run_detailed<'m>(
     let settings = &started(settings);
     let model = model.into();
     match model.engine() {
+        Engine::Operational(m) if settings.search == Search::Mcr => {
+            let _ctrl_c = crate::interrupt::interruptible();
+            let (mut table, stats) = stateless(program, m, settings, "")?;
+            let mut non_sc_unknown = None;
+            if m != OpModel::Sc && settings.mark_non_sc && !out_of_budget(&table) {
+                let (sc, _) = stateless(program, OpModel::Sc, settings, " (for the non-SC notes)")?;
+                relaxer::mark_non_sc(&mut table, &sc);
+                non_sc_unknown = sc.bounds.first().copied();
+            }
+            Ok(Ran {
+                table,
+                first_runs: None,
+                non_sc_unknown,
+                mcr: Some(stats),
+            })
+        }
         Engine::Operational(m) => {
             // Both explorations below stop at Ctrl-C with what they found.
             let _ctrl_c = crate::interrupt::interruptible();
@@ -315,6 +372,7 @@ pub fn run_detailed<'m>(
                 table,
                 first_runs,
                 non_sc_unknown,
+                mcr: None,
             })
         }
         // A built-in or a cat model: the axiomatic engine's judge.
@@ -330,9 +388,95 @@ pub fn run_detailed<'m>(
                     table: tables.remove(0),
                     first_runs: None,
                     non_sc_unknown: None,
+                    mcr: None,
                 })
                 .map_err(|e| AxiomaticError::new(e, program).into())
         }
+    }
+}
+
+/// The stateless explorer's options from the settings: `--max-states`
+/// bounds the executions.
+pub fn mcr_options(settings: &Settings) -> McrOptions {
+    McrOptions {
+        max_executions: settings.max_states,
+        budget: settings.budget.clone(),
+        check_distinct: false,
+    }
+}
+
+/// Explores `program` under the hardware model `m` statelessly
+/// (`--search mcr`); `why` says what the exploration is for, on the
+/// progress bar.
+fn stateless(
+    program: &Program,
+    m: OpModel,
+    settings: &Settings,
+    why: &str,
+) -> Result<(OutcomeTable, McrStats), EngineError> {
+    let opts = mcr_options(settings);
+    let unroll = settings.unroll.unwrap_or(MCR_UNROLL);
+    let bar = settings
+        .progress
+        .then(|| ProgressAfterASecond::counting(&format!("{}{why}", m.name()), "executions"));
+    let progress = |n: u64| {
+        if let Some(bar) = &bar {
+            bar.update(n);
+        }
+    };
+    if !mcr::supports(m) {
+        return Err(EngineError::McrModel(m.name().to_string()));
+    }
+    let report = with_model(
+        m,
+        McrExplore {
+            program,
+            mapping: settings.mapping,
+            unroll,
+            opts: &opts,
+            progress: &progress,
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish();
+    }
+    Ok((report.table, report.stats))
+}
+
+/// [`mcr::program_for`] with the model's concrete type.
+struct McrProgram<'a> {
+    program: &'a Program,
+    mapping: Mapping,
+    unroll: u32,
+}
+
+impl OpVisitor for McrProgram<'_> {
+    type Output = Program;
+    fn visit<M: Describe>(self, model: &M) -> Program {
+        mcr::program_for(self.program, model, self.mapping, self.unroll)
+    }
+}
+
+/// [`mcr::explore_mcr_with_progress`] with the model's concrete type.
+struct McrExplore<'a> {
+    program: &'a Program,
+    mapping: Mapping,
+    unroll: u32,
+    opts: &'a McrOptions,
+    progress: &'a dyn Fn(u64),
+}
+
+impl OpVisitor for McrExplore<'_> {
+    type Output = mcr::McrReport;
+    fn visit<M: Describe>(self, model: &M) -> mcr::McrReport {
+        mcr::explore_mcr_with_progress(
+            self.program,
+            model,
+            self.mapping,
+            self.unroll,
+            self.opts,
+            self.progress,
+        )
     }
 }
 

@@ -111,29 +111,37 @@ pub fn check_run(
         ModelKey::Op(m) => !m.is_c11(),
         ModelKey::Ax(m) => !m.is_c11(),
     });
-    warn_engine(&args.engine, op, ax, hardware, io);
+    // `--search mcr` unrolls the loops of the operational models too.
+    let unrolls = ax || (op && args.search == Some(crate::cli::SearchArg::Mcr));
+    warn_engine(&args.engine, op, ax, unrolls, hardware, io);
     Ok(())
 }
 
 /// Warnings for the engine flags given on the command line when the
-/// models that run are operational (`op`), axiomatic (`ax`), hardware
+/// models that run are operational (`op`), axiomatic (`ax`), some unroll
+/// loops (`unrolls`: the axiomatic ones and `--search mcr`), hardware
 /// models (`hardware`, the ones `--mapping` concerns) or not.
-pub fn warn_engine(args: &EngineArgs, op: bool, ax: bool, hardware: bool, io: &mut Io<'_>) {
-    if !ax {
-        if args.unroll.is_some() {
-            warn(
-                io,
-                "--unroll",
-                "it bounds the axiomatic models, and none runs",
-            );
-        }
-        if args.max_candidates.is_some() {
-            warn(
-                io,
-                "--max-candidates",
-                "it bounds the axiomatic models, and none runs",
-            );
-        }
+pub fn warn_engine(
+    args: &EngineArgs,
+    op: bool,
+    ax: bool,
+    unrolls: bool,
+    hardware: bool,
+    io: &mut Io<'_>,
+) {
+    if !unrolls && args.unroll.is_some() {
+        warn(
+            io,
+            "--unroll",
+            "it bounds the axiomatic models and `--search mcr`, and none runs",
+        );
+    }
+    if !ax && args.max_candidates.is_some() {
+        warn(
+            io,
+            "--max-candidates",
+            "it bounds the axiomatic models, and none runs",
+        );
     }
     if !op {
         if args.max_states.is_some() {

@@ -120,6 +120,7 @@ impl Model<'_> {
     pub fn mode(&self, settings: &Settings) -> Mode {
         match (self, settings.sampling) {
             (Model::Ax(_) | Model::Cat(_), _) => Mode::Axiomatic,
+            (Model::Op(_), _) if settings.search == crate::engine::Search::Mcr => Mode::Stateless,
             (Model::Op(_), Some(s)) => Mode::Sampled {
                 runs: s.runs,
                 seed: s.seed,

@@ -21,11 +21,17 @@ pub struct ProgressAfterASecond {
 impl ProgressAfterASecond {
     /// A bar for an exploration under `what` (a model's name, and why).
     pub fn new(what: &str) -> Self {
+        Self::counting(what, "states")
+    }
+
+    /// A bar for an exploration under `what` counting `unit` (`states`,
+    /// or `executions` for the stateless explorer).
+    pub fn counting(what: &str, unit: &str) -> Self {
         let bar = indicatif::ProgressBar::hidden();
         bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} exploring under {prefix}: {human_pos} states ({rate} states/s, {elapsed})",
-            )
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{spinner}} exploring under {{prefix}}: {{human_pos}} {unit} ({{rate}} {unit}/s, {{elapsed}})"
+            ))
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner())
             .with_key(
                 "rate",
@@ -42,7 +48,8 @@ impl ProgressAfterASecond {
         }
     }
 
-    /// The explorer has stored `states` states.
+    /// The explorer has stored `states` states (or run that many
+    /// executions).
     pub fn update(&self, states: u64) {
         if !self.shown.load(Ordering::Relaxed) && self.started.elapsed() > Duration::from_secs(1) {
             self.shown.store(true, Ordering::Relaxed);

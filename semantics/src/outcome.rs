@@ -83,6 +83,9 @@ pub enum BoundHit {
     MaxStates(u64),
     /// The axiomatic engine enumerated this many candidates and stopped.
     MaxCandidates(u64),
+    /// The stateless explorer (`--search mcr`) explored this many
+    /// executions and stopped.
+    MaxExecutions(u64),
     /// Loops were unrolled this many times; executions needing more were
     /// discarded by the `assume` the unrolling adds.
     Unroll(u32),

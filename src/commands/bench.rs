@@ -45,7 +45,8 @@ use crate::{files, interrupt, load, Io};
 
 /// The environment variable that makes the binary run one measurement:
 /// `FILE|MODEL|JOBS|MAX_STATES|REDUCTION|FULL_STATES` (`REDUCTION`: `none`
-/// or `por`; `FULL_STATES`: the unreduced state count to time the baseline
+/// or `por`, or `mcr` for the stateless explorer, whose executions count as
+/// states; `FULL_STATES`: the unreduced state count to time the baseline
 /// on as well, or 0).
 pub const ONE: &str = "RELAXLAB_BENCH_ONE";
 
@@ -64,7 +65,7 @@ pub struct Measurement {
 }
 
 /// The median of `xs` (not empty), and the smallest and largest.
-fn spread(mut xs: Vec<f64>) -> (f64, f64, f64) {
+pub(super) fn spread(mut xs: Vec<f64>) -> (f64, f64, f64) {
     xs.sort_by(f64::total_cmp);
     let n = xs.len();
     let median = if n % 2 == 1 {
@@ -76,7 +77,7 @@ fn spread(mut xs: Vec<f64>) -> (f64, f64, f64) {
 }
 
 /// `median [min-max]`, or the value alone for one run.
-fn with_spread(xs: Vec<f64>, digits: usize) -> String {
+pub(super) fn with_spread(xs: Vec<f64>, digits: usize) -> String {
     let n = xs.len();
     let (m, lo, hi) = spread(xs);
     if n == 1 {
@@ -88,17 +89,18 @@ fn with_spread(xs: Vec<f64>, digits: usize) -> String {
 
 /// The benchmark tests measured by default: `litmus/bench` without its
 /// `long/` directory, whose tests (10^8 states and more) are measured only
-/// when named.
+/// when named, and without `mcr/`, the stateless explorer's (`bench
+/// --search mcr`).
 fn default_tests() -> Result<Vec<PathBuf>, miette::Report> {
-    let long = PathBuf::from(LONG);
+    let (long, mcr) = (PathBuf::from(LONG), PathBuf::from(super::bench_mcr::TESTS));
     Ok(files::expand(&[PathBuf::from("litmus/bench")])?
         .into_iter()
-        .filter(|p| !p.starts_with(&long))
+        .filter(|p| !p.starts_with(&long) && !p.starts_with(&mcr))
         .collect())
 }
 
 /// What the benchmark prints after Ctrl-C, below the rows it measured.
-const INTERRUPTED: &str = "interrupted (Ctrl-C): the benchmark stops here";
+pub(super) const INTERRUPTED: &str = "interrupted (Ctrl-C): the benchmark stops here";
 
 /// The long benchmarks' directory.
 pub const LONG: &str = "litmus/bench/long";
@@ -106,6 +108,9 @@ pub const LONG: &str = "litmus/bench/long";
 pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
     if !args.axiomatic.is_empty() {
         return super::bench_ax::bench_axiomatic(args, io);
+    }
+    if args.search == Some(crate::cli::SearchArg::Mcr) {
+        return super::bench_mcr::bench_mcr(args, io);
     }
     let paths = if args.files.is_empty() {
         default_tests()?
@@ -265,7 +270,7 @@ pub fn bench(args: &BenchArgs, io: &mut Io<'_>) -> Outcome {
 
 /// The text of the test read from standard input, if `paths` names `-`
 /// (at most once: [`files::expand`] refuses it twice).
-fn read_stdin_once(paths: &[PathBuf]) -> Result<Option<String>, miette::Report> {
+pub(super) fn read_stdin_once(paths: &[PathBuf]) -> Result<Option<String>, miette::Report> {
     match paths.iter().find(|p| p.as_os_str() == files::STDIN) {
         Some(path) => Ok(Some(files::read(path)?.text)),
         None => Ok(None),
@@ -286,11 +291,25 @@ fn child(
     reduction: Reduction,
     full_states: u64,
 ) -> Result<Option<Measurement>, miette::Report> {
-    let exe = std::env::current_exe().into_diagnostic()?;
     let reduction = match reduction {
         Reduction::None => "none",
         Reduction::Por => "por",
     };
+    child_with(file, stdin, model, jobs, max_states, reduction, full_states)
+}
+
+/// [`child`] with the search named as the child reads it: `none`, `por`
+/// (the stateful explorer) or `mcr` (the stateless one).
+pub(super) fn child_with(
+    file: &str,
+    stdin: Option<&str>,
+    model: &str,
+    jobs: usize,
+    max_states: u64,
+    reduction: &str,
+    full_states: u64,
+) -> Result<Option<Measurement>, miette::Report> {
+    let exe = std::env::current_exe().into_diagnostic()?;
     let mut child = Command::new(exe)
         .env(
             ONE,
@@ -348,7 +367,8 @@ pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
         parts.next().and_then(|j| j.parse().ok()).unwrap_or(1),
         parts.next().and_then(|m| m.parse().ok()).unwrap_or(0),
     );
-    let reduction = match parts.next() {
+    let search = parts.next();
+    let reduction = match search {
         Some("none") => Reduction::None,
         _ => Reduction::Por,
     };
@@ -369,6 +389,10 @@ pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
             max_states,
             mark_non_sc: false,
             reduction,
+            search: match search {
+                Some("mcr") => engine::Search::Mcr,
+                _ => engine::Search::Exhaustive,
+            },
             ..Settings::default()
         };
         let started = Instant::now();

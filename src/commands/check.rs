@@ -92,6 +92,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
     let settings = Settings {
         mark_non_sc: false,
         progress: common::stderr_is_terminal(),
+        search: common::search(args.search),
         ..common::settings(&args.engine, &config)
     };
     let pool = common::pool(&args.engine, &config)?;
@@ -282,6 +283,22 @@ fn check_file(
             input_error = true;
             continue;
         }
+        // `--search mcr` checks sc, tso and pso statelessly; the other
+        // models as always.
+        let exhaustive;
+        let settings = match key {
+            ModelKey::Op(m)
+                if settings.search == engine::Search::Mcr
+                    && !relaxlab_semantics::operational::mcr::supports(m) =>
+            {
+                exhaustive = Settings {
+                    search: engine::Search::Exhaustive,
+                    ..settings.clone()
+                };
+                &exhaustive
+            }
+            _ => settings,
+        };
         let table = match engine::run(&program, key, settings) {
             Ok(t) => t,
             Err(e) => {

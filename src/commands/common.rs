@@ -4,9 +4,9 @@
 use relaxlab_semantics::ir::{AxModel, ModelKey, OpModel};
 use relaxlab_semantics::mapping::Mapping;
 
-use crate::cli::{EngineArgs, MappingArg, ReductionArg};
+use crate::cli::{EngineArgs, MappingArg, ReductionArg, SearchArg};
 use crate::config::Config;
-use crate::engine::Settings;
+use crate::engine::{Search, Settings};
 
 /// The configuration of the current directory.
 pub fn config() -> Result<Config, miette::Report> {
@@ -23,6 +23,7 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
         Some(MappingArg::Standard) | None => Mapping::Standard,
     };
     Settings {
+        search: Search::Exhaustive,
         mapping,
         max_states: args
             .max_states
@@ -42,6 +43,14 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
             ReductionArg::None => relaxlab_semantics::operational::Reduction::None,
             ReductionArg::Por => relaxlab_semantics::operational::Reduction::Por,
         },
+    }
+}
+
+/// `--search`.
+pub fn search(arg: Option<SearchArg>) -> Search {
+    match arg {
+        Some(SearchArg::Mcr) => Search::Mcr,
+        Some(SearchArg::Exhaustive) | None => Search::Exhaustive,
     }
 }
 

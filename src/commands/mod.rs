@@ -1,5 +1,6 @@
 pub mod bench;
 pub mod bench_ax;
+pub mod bench_mcr;
 pub mod check;
 pub mod common;
 pub mod compare;

@@ -67,6 +67,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     let mut settings = common::settings(&args.engine, &config);
     settings.progress = common::stderr_is_terminal();
+    settings.search = common::search(args.search);
     let format = args.format.or(config.format).unwrap_or(Format::Table);
     let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path, io)?;
     let models = models(args, &config, &cats)?;
@@ -170,6 +171,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                             mode,
                             args.herd_time,
                             (models.len() + cats.len() > 1).then_some(ran.table.model.as_str()),
+                            ran.mcr.as_ref(),
                         ),
                         _ => render_ran(&program_ran, key, &ran, mode, args.witness),
                     };
@@ -197,6 +199,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
                         first_runs: ran.first_runs.as_ref(),
                         non_sc_known: non_sc_known(key, &ran, &settings),
                         graphs: inside,
+                        mcr: ran.mcr.as_ref(),
                     };
                     let run = json::run_with(
                         &file.path,
@@ -320,6 +323,7 @@ pub fn render_ran(
         table::Extras {
             first_runs: ran.first_runs.as_ref(),
             non_sc_unknown: ran.non_sc_unknown.as_ref(),
+            mcr: ran.mcr.as_ref(),
         },
     )
 }

@@ -62,8 +62,9 @@
 //! cut the result short (`# PARTIAL: ...`; herd7 itself warns on standard
 //! error and prefixes `Ok`/`No` with `Loop` when its unrolling bound was
 //! hit, which relaxlab does too for `--unroll`), every way an execution
-//! fails (`# FAILURE: ...`), and, when several models run, the model of
-//! each block (`# model tso`).
+//! fails (`# FAILURE: ...`), the stateless explorer's counters (`# mcr:
+//! ...`, `--search mcr`), and, when several models run, the model of each
+//! block (`# model tso`).
 //!
 //! Sampled runs print litmus7's layout for counted runs (litmus7 is the
 //! herd toolsuite's tool that runs tests many times): `Histogram (N
@@ -86,9 +87,10 @@ use std::cmp::Ordering;
 use std::fmt::Write;
 
 use relaxlab_semantics::ir::{CmpOp, Observable, Program, Prop, Quantifier, Value, Verdict};
+use relaxlab_semantics::operational::mcr::McrStats;
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 
-use super::table::{describe_bound, describe_failure, Mode};
+use super::table::{describe_bound, describe_failure, mcr_lines, Mode};
 
 /// herd's X86 registers in the order of its register type (the flags
 /// after the general-purpose registers), then its X86_64 registers (as
@@ -100,17 +102,26 @@ const X86_REGS: [&str; 28] = [
 
 /// Renders one result as herd7 prints it.
 pub fn render(program: &Program, table: &OutcomeTable, show_time_and_hash: bool) -> String {
-    render_with(program, table, Mode::Exhaustive, show_time_and_hash, None)
+    render_with(
+        program,
+        table,
+        Mode::Exhaustive,
+        show_time_and_hash,
+        None,
+        None,
+    )
 }
 
 /// [`render`] for a result produced in `mode`, naming `model` in a comment
-/// line when given (several models in one output).
+/// line when given (several models in one output), with the stateless
+/// explorer's counters as comment lines when given.
 pub fn render_with(
     program: &Program,
     table: &OutcomeTable,
     mode: Mode,
     show_time_and_hash: bool,
     model: Option<&str>,
+    mcr: Option<&McrStats>,
 ) -> String {
     let sampled = match mode {
         Mode::Sampled { seed, .. } => Some((mode.runs(table).unwrap_or_default(), seed)),
@@ -204,6 +215,9 @@ pub fn render_with(
     }
     for failure in &table.failures {
         let _ = writeln!(s, "# FAILURE: {}", describe_failure(program, &failure.kind));
+    }
+    for line in mcr.map(mcr_lines).unwrap_or_default() {
+        let _ = writeln!(s, "# {line}");
     }
     let _ = writeln!(s, "Test {} {kind}", program.name);
     match sampled {

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! { "file": string, "test": string, "model": string,          // "tso", "ax.rc11"
-//!   "mode": "exhaustive" | "sampled" | "axiomatic",
+//!   "mode": "exhaustive" | "sampled" | "axiomatic" | "stateless",
 //!   "reduction": "por" | "none" | null,                        // exhaustive only
 //!   "seed": number | null, "runs": number | null,               // sampled only: the runs made
 //!   "columns": [string],                                        // "P0:r0", "x"
@@ -23,7 +23,12 @@
 //!                  "witness": [string] | null }],
 //!   "races": [{ "location": string, "earlier": string, "later": string }],
 //!   "flags": [string],                                          // cat `flag`s that fired; absent when none
-//!   "stats": { "states": number, "transitions": number },
+//!   "stats": { "states": number, "transitions": number },     // mcr: executions, moves
+//!   "mcr": { "executions": number, "complete": number, "failed": number,
+//!            "discarded": number, "filtered": number, "deadlocked": number,
+//!            "first_failure": number | null, "seeds": number, "unsat": number,
+//!            "seed_states": number, "blocked": number, "restarts": number,
+//!            "empty": number, "moves": number, "distinct": null },  // --search mcr only
 //!   "graphs": [{ "name": string, "dot": string }] | null }      // with --dot -
 //! ```
 //!
@@ -62,6 +67,9 @@ pub struct Run {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     flags: Vec<String>,
     stats: relaxlab_semantics::outcome::Stats,
+    /// The stateless explorer's counters (`--search mcr`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mcr: Option<relaxlab_semantics::operational::mcr::McrStats>,
     graphs: Option<Vec<Graph>>,
 }
 
@@ -166,6 +174,8 @@ pub struct RunExtras<'a> {
     pub non_sc_known: bool,
     /// With `--dot -`: the run's graphs.
     pub graphs: Option<Vec<Graph>>,
+    /// The stateless explorer's counters.
+    pub mcr: Option<&'a relaxlab_semantics::operational::mcr::McrStats>,
 }
 
 /// The JSON object of one run of `program` (the program the model ran,
@@ -219,6 +229,7 @@ pub fn run_with(
         Mode::Exhaustive | Mode::Reduced => ("exhaustive", None, None),
         Mode::Sampled { seed, .. } => ("sampled", Some(seed), mode.runs(table)),
         Mode::Axiomatic => ("axiomatic", None, None),
+        Mode::Stateless => ("stateless", None, None),
     };
     Run {
         file: file.to_string(),
@@ -228,7 +239,7 @@ pub fn run_with(
         reduction: match mode {
             Mode::Exhaustive => Some("none"),
             Mode::Reduced => Some("por"),
-            Mode::Sampled { .. } | Mode::Axiomatic => None,
+            Mode::Sampled { .. } | Mode::Axiomatic | Mode::Stateless => None,
         },
         seed,
         runs,
@@ -278,6 +289,7 @@ pub fn run_with(
             .collect(),
         flags: table.flags.clone(),
         stats: table.stats,
+        mcr: extras.mcr.copied(),
         graphs: extras.graphs,
     }
 }

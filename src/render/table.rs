@@ -22,6 +22,7 @@
 use std::fmt::Write;
 
 use relaxlab_semantics::ir::{Program, Verdict};
+use relaxlab_semantics::operational::mcr::McrStats;
 use relaxlab_semantics::operational::{FirstRuns, Strategy};
 use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable, Trace};
 
@@ -44,6 +45,10 @@ pub enum Mode {
         max_steps: u64,
     },
     Axiomatic,
+    /// The stateless explorer (`--search mcr`): one execution per
+    /// combination of values the reads return; `count` is how many reach
+    /// each row.
+    Stateless,
 }
 
 impl Mode {
@@ -69,6 +74,7 @@ impl Mode {
             _ if table.complete() => None,
             Mode::Exhaustive | Mode::Reduced => Some("state"),
             Mode::Axiomatic => Some("candidate"),
+            Mode::Stateless => Some("execution"),
         }
     }
 }
@@ -84,6 +90,8 @@ pub struct Extras<'a> {
     /// The `non-SC` notes were asked for but the SC exploration deciding
     /// them was cut by this bound.
     pub non_sc_unknown: Option<&'a BoundHit>,
+    /// The stateless explorer's counters.
+    pub mcr: Option<&'a McrStats>,
 }
 
 /// The verdict as the table words it: sampling, and a search a bound cut
@@ -127,6 +135,7 @@ pub fn render_with(
             format!("{}, seed {seed}", plural(runs, "sampled run"))
         }
         Mode::Axiomatic => "axiomatic".to_string(),
+        Mode::Stateless => "stateless, mcr".to_string(),
     };
     let verdict = match verdict_text(table, mode) {
         Some(v) => format!(": {v}"),
@@ -151,7 +160,7 @@ pub fn render_with(
     let count_header = match mode {
         Mode::Exhaustive | Mode::Reduced => None,
         Mode::Sampled { .. } => Some("runs"),
-        Mode::Axiomatic => Some("executions"),
+        Mode::Axiomatic | Mode::Stateless => Some("executions"),
     };
     let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
     for row in &table.rows {
@@ -231,7 +240,7 @@ pub fn render_with(
     for (f, failure) in table.failures.iter().enumerate() {
         let what = describe_failure(program, &failure.kind);
         let count = match mode {
-            Mode::Exhaustive | Mode::Reduced => String::new(),
+            Mode::Exhaustive | Mode::Reduced | Mode::Stateless => String::new(),
             _ => format!(" ({})", plural(failure.count, "time")),
         };
         let _ = writeln!(out, "\n  FAILURE: {what}{count}");
@@ -278,6 +287,7 @@ pub fn render_with(
         Mode::Exhaustive | Mode::Reduced => ("state", "transition"),
         Mode::Sampled { .. } => ("run", "step"),
         Mode::Axiomatic => ("candidate", "consistent"),
+        Mode::Stateless => ("execution", "move"),
     };
     let satisfying = match program.condition {
         Some(_) => format!(", {satisfying} satisfying the condition"),
@@ -299,6 +309,11 @@ pub fn render_with(
             _ => plural(table.stats.transitions, transitions),
         },
     );
+    if let Some(stats) = extras.mcr {
+        for line in mcr_lines(stats) {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     if table.rows.is_empty() && table.failures.is_empty() {
         let _ = writeln!(out, "  {}", no_outcome_why(table, mode));
     }
@@ -321,6 +336,32 @@ pub fn render_with(
         );
     }
     out
+}
+
+/// What the stateless explorer reports beside the table (book: mcr.md, Reading the report).
+pub fn mcr_lines(s: &McrStats) -> Vec<String> {
+    let mut lines = vec![format!(
+        "mcr: {}, no two reading the same values: {} complete, {} failing, {} discarded, {} filtered, {} deadlocked",
+        plural(s.executions, "execution"),
+        s.complete,
+        s.failed,
+        s.discarded,
+        s.filtered,
+        s.deadlocked
+    )];
+    if let Some(first) = s.first_failure {
+        lines.push(format!("mcr: first failure in execution {first}"));
+    }
+    lines.push(format!(
+        "mcr: {} with a seed, {} without ({} seed-search states); {} blocked, {} searched again from the start, {} with no execution",
+        plural(s.seeds, "new read value"),
+        s.unsat,
+        s.seed_states,
+        plural(s.blocked, "continuation"),
+        s.restarts,
+        s.empty
+    ));
+    lines
 }
 
 /// Why a table without outcome or failure has none.
@@ -396,6 +437,7 @@ pub fn bound_flag(bound: &BoundHit) -> &'static str {
     match bound {
         BoundHit::MaxStates(_) => "--max-states",
         BoundHit::MaxCandidates(_) => "--max-candidates",
+        BoundHit::MaxExecutions(_) => "--max-states",
         BoundHit::MaxSteps { .. } => "--max-steps",
         BoundHit::Unroll(_) => "--unroll",
         BoundHit::Interrupted => "Ctrl-C",
@@ -409,6 +451,7 @@ pub fn bound_kind(bound: &BoundHit) -> &'static str {
     match bound {
         BoundHit::MaxStates(_) => "max-states",
         BoundHit::MaxCandidates(_) => "max-candidates",
+        BoundHit::MaxExecutions(_) => "max-executions",
         BoundHit::MaxSteps { .. } => "max-steps",
         BoundHit::Unroll(_) => "unroll",
         BoundHit::Interrupted => "interrupted",
@@ -437,6 +480,12 @@ pub fn describe_bound(bound: &BoundHit) -> String {
             format!(
                 "stopped after {} (--max-candidates); outcomes beyond it are missing",
                 plural(*n, "candidate execution")
+            )
+        }
+        BoundHit::MaxExecutions(n) => {
+            format!(
+                "stopped after {} (--max-states); outcomes beyond it are missing",
+                plural(*n, "execution")
             )
         }
         BoundHit::MaxSteps { bound, runs } => {

@@ -320,6 +320,7 @@ fn answer(
             first_runs: detailed.first_runs.as_ref(),
             non_sc_known: non_sc_known(key, &detailed, &settings),
             graphs: None,
+            mcr: detailed.mcr.as_ref(),
         };
         answer.runs.push(json::run_with(
             &file.path,

@@ -560,3 +560,197 @@ fn races_on_a_herd_test_label_the_text_that_ran() {
     assert!(out.contains("  6 │   store(x, 1, na);\n"), "{out}");
     assert!(!out.contains("RC11 verdict, by hand"), "{out}");
 }
+
+/// `--search mcr` (book: mcr.md): the exhaustive explorer's outcomes and
+/// failures, its counters in every format, and honest bounds.
+mod stateless {
+    use super::relaxlab;
+
+    fn json(out: &str) -> serde_json::Value {
+        serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}):\n{out}"))
+    }
+
+    /// The rows' values and the failures' descriptions of a JSON run.
+    fn outcomes(run: &serde_json::Value) -> (Vec<String>, Vec<String>) {
+        let rows = run["rows"].as_array().unwrap();
+        let failures = run["failures"].as_array().unwrap();
+        (
+            rows.iter().map(|r| r["values"].to_string()).collect(),
+            failures.iter().map(|f| f["what"].to_string()).collect(),
+        )
+    }
+
+    #[test]
+    fn the_table_is_the_exhaustive_one_with_the_counters_in_json() {
+        for file in [
+            "litmus/seeds/MCR-fig3a.litmus",
+            "litmus/bench/mcr/MCR-fig6-N1.litmus",
+            "litmus/bench/mcr/MCR-stack-unsafe.litmus",
+        ] {
+            let (code, out, err) = relaxlab(&[
+                "run",
+                file,
+                "--model",
+                "sc,tso,pso",
+                "--search",
+                "mcr",
+                "--format",
+                "json",
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let (code, full, err) =
+                relaxlab(&["run", file, "--model", "sc,tso,pso", "--format", "json"]);
+            assert_eq!(code, 0, "{err}");
+            let (runs, full) = (json(&out), json(&full));
+            for (run, full) in runs
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(full.as_array().unwrap())
+            {
+                assert_eq!(run["mode"], "stateless");
+                assert_eq!(
+                    outcomes(run),
+                    outcomes(full),
+                    "{file} under {}",
+                    run["model"]
+                );
+                let mcr = &run["mcr"];
+                let executions = mcr["executions"].as_u64().unwrap();
+                let counted: u64 = run["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r["count"].as_u64().unwrap())
+                    .sum();
+                // The rows count the complete executions reaching them.
+                assert_eq!(
+                    counted,
+                    mcr["complete"].as_u64().unwrap() - mcr["filtered"].as_u64().unwrap()
+                );
+                assert!(executions >= counted, "{mcr}");
+                assert_eq!(
+                    mcr["first_failure"].is_null(),
+                    run["failures"].as_array().unwrap().is_empty(),
+                    "{file}: {mcr}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fig_3a_takes_four_executions_under_tso_and_its_first_failure_is_counted() {
+        let (code, out, err) = relaxlab(&[
+            "run",
+            "litmus/seeds/MCR-fig3a.litmus",
+            "--model",
+            "tso",
+            "--search",
+            "mcr",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("MCR-fig3a under tso (stateless, mcr): sometimes"),
+            "{out}"
+        );
+        assert!(
+            out.contains("mcr: 4 executions, no two reading the same values"),
+            "{out}"
+        );
+        let (code, out, err) = relaxlab(&[
+            "run",
+            "litmus/bench/mcr/MCR-fig6-N1.litmus",
+            "--model",
+            "pso",
+            "--search",
+            "mcr",
+            "--format",
+            "herd",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("# mcr: first failure in execution 3\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("# mcr: 10 executions, no two reading the same values"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn bounds_are_reported_in_every_format_with_exit_3() {
+        // Dekker's spin loops unrolled once, and Fig. 3(a) stopped after
+        // 2 of its 4 executions under TSO.
+        for args in [
+            ["litmus/bench/mcr/MCR-dekker.litmus", "--unroll", "1"],
+            ["litmus/seeds/MCR-fig3a.litmus", "--max-states", "2"],
+        ] {
+            let base = [
+                "run", args[0], "--model", "tso", "--search", "mcr", args[1], args[2],
+            ];
+            let (code, out, err) = relaxlab(&base);
+            assert_eq!(code, 3, "{out}{err}");
+            assert!(out.contains("PARTIAL: "), "{out}");
+            assert!(!out.contains(": never"), "{out}");
+            assert!(!err.contains("has no effect"), "{err}");
+            let (code, out, _) = relaxlab(&[&base[..], &["--format", "json"]].concat());
+            assert_eq!(code, 3);
+            let run = &json(&out)[0];
+            assert_eq!(run["complete"], false, "{run}");
+            assert!(!run["bounds"].as_array().unwrap().is_empty(), "{run}");
+            let (code, out, _) = relaxlab(&[&base[..], &["--format", "herd"]].concat());
+            assert_eq!(code, 3);
+            assert!(out.contains("# PARTIAL: "), "{out}");
+        }
+        let (_, out, _) = relaxlab(&[
+            "run",
+            "litmus/seeds/MCR-fig3a.litmus",
+            "--model",
+            "tso",
+            "--search",
+            "mcr",
+            "--max-states",
+            "2",
+        ]);
+        assert!(out.contains("mcr: 2 executions"), "{out}");
+    }
+
+    #[test]
+    fn models_it_does_not_run_are_refused_with_a_diagnostic() {
+        let (code, _, err) = relaxlab(&[
+            "run",
+            "litmus/classic/SB.litmus",
+            "--model",
+            "pslo",
+            "--search",
+            "mcr",
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("runs sc, tso and pso, not pslo"), "{err}");
+        let (code, _, err) = relaxlab(&[
+            "run",
+            "litmus/classic/SB.litmus",
+            "--model",
+            "tso",
+            "--search",
+            "mcr",
+            "--replay",
+            "1:1",
+        ]);
+        assert_eq!(code, 2, "{err}");
+    }
+
+    #[test]
+    fn check_meets_the_expectations_of_the_papers_benchmarks() {
+        let (code, out, err) = relaxlab(&[
+            "check",
+            "litmus/bench/mcr/MCR-fig6-N1.litmus",
+            "litmus/bench/mcr/MCR-stack-unsafe.litmus",
+            "litmus/seeds/MCR-fig3a.litmus",
+            "--search",
+            "mcr",
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+    }
+}

@@ -413,6 +413,9 @@ fn the_json_schemas_of_the_book_name_every_field_printed_and_no_other() {
             "--format",
             "json",
         ],
+        &[
+            "run", sb, "-m", "tso", "--search", "mcr", "--format", "json",
+        ],
     ]);
     let check = printed_fields(&[&["check", sb, "--format", "json"]]);
     let compare = printed_fields(&[&[

@@ -474,3 +474,30 @@ fn assert_interrupted_json(extra: &[&str], not_run: &str) {
     assert_eq!(report["bounds"][0]["kind"], "interrupted", "{report}");
     assert_eq!(report["not_run"][0]["model"], not_run, "{report}");
 }
+
+#[test]
+fn ctrl_c_stops_a_stateless_exploration_after_its_progress_bar_with_exit_130() {
+    // MCR-growth's 184,756 executions take about a minute: the bar counts
+    // executions after the first second, and Ctrl-C leaves the partial
+    // table with the executions explored so far.
+    let mut session = Session::start(&[
+        "run",
+        "litmus/bench/mcr/MCR-growth.litmus",
+        "--model",
+        "tso",
+        "--search",
+        "mcr",
+    ]);
+    session.wait_for("executions/s");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("MCR-growth under tso (stateless, mcr): ") && screen.contains("(PARTIAL)"),
+        "no partial table:\n{screen}"
+    );
+    assert!(screen.contains("PARTIAL: interrupted (Ctrl-C)"), "{screen}");
+    assert!(
+        bar_cleared_before(&screen, "MCR-growth under tso"),
+        "the progress bar is not cleared before the table:\n{screen:?}"
+    );
+}

@@ -561,6 +561,64 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
         n
     }
 
+    /// Thread `t`'s component after its memory instruction at `comp[0]`
+    /// returned `value` (loads, RMWs, CAS: written to the destination) or
+    /// forked `child` (the handle is written): the program counter moves
+    /// on and the local instructions run eagerly, as [`Self::thread_step`]
+    /// does. The local steps go to the scratch's record when recording.
+    /// For the stateless explorer (`super::mcr`), which keeps a thread's
+    /// failure to that thread and lets the others go on.
+    pub(crate) fn after_op(
+        &self,
+        t: ThreadId,
+        comp: &mut [Value],
+        value: Option<Value>,
+        sc: &mut Scratch<M::State>,
+    ) -> Result<(), Ended> {
+        sc.locals.clear();
+        let pc = InstrId::new(comp[0] as usize);
+        match &self.program.instruction(t, pc).instr {
+            Instr::Load { dst, .. } | Instr::Rmw { dst, .. } | Instr::Cas { dst, .. } => {
+                comp[1 + dst.index()] = value.unwrap_or(0);
+            }
+            Instr::Fork { dst, child } => comp[1 + dst.index()] = handle_of(*child),
+            Instr::End => {
+                comp[0] = FINISHED;
+                return Ok(());
+            }
+            _ => {}
+        }
+        comp[0] += 1;
+        match self.run_locals(t, comp, &mut sc.saved, &mut sc.locals, sc.record) {
+            LocalEnd::Ready => Ok(()),
+            LocalEnd::Ended(e) => Err(e),
+        }
+    }
+
+    /// The component of the forked thread `c` when its fork happens: its
+    /// registers at 0 and its first local instructions run (as
+    /// [`Self::thread_step`] starts a child). Local steps are recorded as by
+    /// [`Self::after_op`].
+    pub(crate) fn start_child(
+        &self,
+        c: ThreadId,
+        sc: &mut Scratch<M::State>,
+    ) -> (Box<[Value]>, Result<(), Ended>) {
+        sc.locals.clear();
+        let mut comp = vec![0; 1 + self.program.thread(c).regs.len()];
+        let end = match self.run_locals(c, &mut comp, &mut sc.saved, &mut sc.locals, sc.record) {
+            LocalEnd::Ready => Ok(()),
+            LocalEnd::Ended(e) => Err(e),
+        };
+        (comp.into_boxed_slice(), end)
+    }
+
+    /// The local steps the last [`Self::after_op`] or [`Self::start_child`]
+    /// ran, when recording.
+    pub(crate) fn last_locals<'s>(&self, sc: &'s Scratch<M::State>) -> &'s [(ThreadId, InstrId)] {
+        &sc.locals
+    }
+
     /// Runs thread `t`'s local instructions eagerly from `comp[0]` until the
     /// next non-local instruction (see the module docs for divergence).
     fn run_locals(

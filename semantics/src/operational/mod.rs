@@ -10,6 +10,7 @@ mod exhaustive;
 mod intern;
 mod interp;
 mod liveness;
+pub mod mcr;
 mod reduction;
 mod rng;
 mod runner;

@@ -34,6 +34,7 @@ mod cat_differential;
 mod cat_semantics;
 mod op_engine;
 mod op_inclusion;
+mod op_mcr;
 mod op_models;
 mod op_reduction;
 mod op_sample;
