@@ -383,30 +383,18 @@ impl<'p, M: MemoryModel> World<'p, M> {
         let mut path = Vec::new();
         for c in seed {
             match *c {
-                Choice::Op { thread, .. } => {
-                    while self.buffers && self.next_is_store(&s, thread) {
-                        if !self.take(
-                            &mut s,
-                            Mv::Thread(thread),
-                            guide,
-                            &mut sc,
-                            &mut steps,
-                            &mut path,
-                        ) {
-                            return None;
-                        }
-                    }
-                    if !self.take(
-                        &mut s,
-                        Mv::Thread(thread),
-                        guide,
-                        &mut sc,
-                        &mut steps,
-                        &mut path,
-                    ) {
+                // The stores `t` reaches first go into its buffer, then
+                // the operation itself is taken.
+                Choice::Op { thread, .. } => loop {
+                    let buffered_store = self.buffers && self.next_is_store(&s, thread);
+                    let mv = Mv::Thread(thread);
+                    if !self.take(&mut s, mv, guide, &mut sc, &mut steps, &mut path) {
                         return None;
                     }
-                }
+                    if !buffered_store {
+                        break;
+                    }
+                },
                 Choice::Commit { thread, loc } => loop {
                     let mv = Mv::Commit { thread, loc };
                     if self.take(&mut s, mv, guide, &mut sc, &mut steps, &mut path) {
