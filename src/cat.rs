@@ -75,7 +75,13 @@ impl CatLoader for FsLoader {
             .cloned()
             .unwrap_or_else(|| PathBuf::from(from));
         if let Some(dir) = from_path.parent() {
-            dirs.push(dir.to_path_buf());
+            // A file named without a directory is in the current one,
+            // which the message names `.`.
+            dirs.push(if dir.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                dir.to_path_buf()
+            });
         }
         dirs.extend(self.search.iter().cloned());
         let candidates: Vec<PathBuf> = if wanted.is_absolute() {

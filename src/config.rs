@@ -171,7 +171,7 @@ pub enum ConfigError {
     #[error("{} is not a valid relaxlab.toml: {message}", path.display())]
     #[diagnostic(
         code(relaxlab::config::syntax),
-        help("the keys are models, axiomatic, format, mapping, jobs, max_states, max_candidates, unroll, and the [cat] table")
+        help("the keys and their values: models = [\"sc\", \"tso\"] and axiomatic = [\"rc11\"] (lists of names), format = \"table\" and mapping = \"standard\" (strings), jobs, max_states, max_candidates and unroll (whole numbers), and a [cat] table of names = \"FILE.cat\" (book: cli.md, relaxlab.toml)")
     )]
     Syntax {
         path: PathBuf,

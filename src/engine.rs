@@ -2,10 +2,12 @@
 //! monomorphised exploration (README.md,
 //! Architecture, invariant 2).
 
+use std::sync::Arc;
+
 use relaxlab_semantics::analyses::relaxer;
 use relaxlab_semantics::analyses::repair::{self, Repair, RepairError, RepairOptions, Repairs};
 use relaxlab_semantics::axiomatic::{self, AxError, AxOptions};
-use relaxlab_semantics::budget::{Budget, Deadline};
+use relaxlab_semantics::budget::{Budget, Deadline, ProgressHook};
 use relaxlab_semantics::ir::Value;
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program};
 use relaxlab_semantics::mapping::{self, Mapping, Target};
@@ -60,8 +62,8 @@ pub struct Settings {
     /// RELAXER Def. 1). Tables shown to people want it; `check` and
     /// `bench` do not, and skip the extra exploration.
     pub mark_non_sc: bool,
-    /// Show a progress bar on stderr when an exhaustive exploration runs
-    /// past about a second (set by `run` when stderr is a terminal).
+    /// Show a progress line on stderr when an exploration or an axiomatic
+    /// run goes on past about a second (set when stderr is a terminal).
     pub progress: bool,
     /// Interruption, time and memory bounds of every engine run.
     pub budget: Budget,
@@ -294,6 +296,23 @@ pub fn program_for<'m>(
     }
 }
 
+/// [`ax_options`] for one run of the axiomatic engine under `what` (a
+/// model's name), reporting the candidates it has counted to a progress
+/// line when `settings.progress`: the line, to finish once the run ends.
+pub(crate) fn ax_options_with_progress(
+    settings: &Settings,
+    what: &str,
+) -> (AxOptions, Option<Arc<ProgressAfterASecond>>) {
+    let mut opts = ax_options(settings);
+    if !settings.progress {
+        return (opts, None);
+    }
+    let bar = Arc::new(ProgressAfterASecond::counting(what, "candidates"));
+    let hook = bar.clone();
+    opts.budget.progress = Some(ProgressHook(Arc::new(move |n| hook.update(n))));
+    (opts, Some(bar))
+}
+
 /// The axiomatic engine's options from the settings.
 pub fn ax_options(settings: &Settings) -> AxOptions {
     AxOptions {
@@ -383,7 +402,12 @@ pub fn run_detailed<'m>(
             // The engine polls the budget: Ctrl-C stops it with what it
             // found.
             let _ctrl_c = crate::interrupt::interruptible();
-            axiomatic::run_judges(program, &[judge], &ax_options(settings))
+            let (opts, bar) = ax_options_with_progress(settings, &model.name());
+            let result = axiomatic::run_judges(program, &[judge], &opts);
+            if let Some(bar) = bar {
+                bar.finish();
+            }
+            result
                 .map(|mut tables| Ran {
                     table: tables.remove(0),
                     first_runs: None,

@@ -51,9 +51,12 @@ pub fn install() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(move || {
         let again = seen.swap(true, Ordering::SeqCst);
         if again || INTERRUPTIBLE.load(Ordering::SeqCst) == 0 {
-            // End the line a progress bar may occupy, so the shell's
-            // prompt starts on its own line.
-            eprintln!();
+            // Erase the progress line if one is drawn (the `^C` the
+            // terminal echoed is on it), else end the line the echo is on,
+            // so that the shell's prompt starts on a line of its own.
+            if !crate::progress::clear_line() {
+                eprintln!();
+            }
             std::process::exit(i32::from(Exit::Interrupted.code()));
         }
     })?;

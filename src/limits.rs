@@ -14,6 +14,10 @@ use crate::cli::EngineArgs;
 /// (`engine::run_detailed`), like `--max-states`, which bounds each
 /// exploration and not the command.
 pub fn budget(args: &EngineArgs) -> Budget {
+    MEMORY_BY_DEFAULT.store(
+        args.max_memory.is_none(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     Budget {
         interrupt: crate::interrupt::flag(),
         deadline: None,
@@ -25,7 +29,17 @@ pub fn budget(args: &EngineArgs) -> Budget {
                 baseline: 0,
                 probe: resident_bytes_recent,
             }),
+        progress: None,
     }
+}
+
+/// Whether the command's `--max-memory` is the default (set by
+/// [`budget`]), for messages that name the bound.
+static MEMORY_BY_DEFAULT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Was `--max-memory` left to its default ([`default_max_memory`])?
+pub fn memory_by_default() -> bool {
+    MEMORY_BY_DEFAULT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// [`resident_bytes`], read at most once every [`PROBE_EVERY`]: searches

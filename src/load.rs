@@ -30,6 +30,21 @@ pub fn program(file: &SourceFile) -> Result<Program, Report> {
     relaxlab_grammar::load(&text).map_err(|e| report(e, name, &text))
 }
 
+/// The warnings about a file that loads: things it very likely does not
+/// mean (`relaxlab_grammar::warnings`), each with its source.
+pub fn warnings(file: &SourceFile) -> Vec<Report> {
+    let Ok((name, text)) = relaxlab_text(file) else {
+        return Vec::new();
+    };
+    let Ok(ast) = relaxlab_grammar::parse(&text) else {
+        return Vec::new();
+    };
+    relaxlab_grammar::warnings(&ast)
+        .into_iter()
+        .map(|w| report(w, name.clone(), &text))
+        .collect()
+}
+
 /// The file in canonical relaxlab layout (a herd test is translated).
 pub fn format(file: &SourceFile) -> Result<String, Report> {
     let (name, text) = relaxlab_text(file)?;

@@ -34,7 +34,8 @@ pub fn operational() -> String {
 /// `run --model`.
 pub static RUN_MODELS: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "Operational models, comma separated: {}",
+        "Operational models, comma separated: {}. Without --model, --axiomatic or \
+         --cat: the `models` and `axiomatic` of relaxlab.toml, else sc",
         op_names(|_| true, ", ")
     )
 });

@@ -275,11 +275,13 @@ impl MemOrder {
     }
 }
 
-/// An order with where it was written.
+/// An order with where and how it was written (`release` for `rel`, which
+/// diagnostics quote as written).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Order {
     pub order: MemOrder,
     pub span: Span,
+    pub written: &'static str,
 }
 
 /// A C11 fence kind as written (`acq rel acq_rel sc`), kept apart from the
@@ -376,6 +378,8 @@ pub struct Expr {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprKind {
     Int(i64),
+    /// `true` or `false`, C's 1 and 0 (kept as written for the formatter).
+    Bool(bool),
     /// A register, or (in the forms lowering accepts) a location.
     Var(Ident),
     Unary(UnOp, Box<Expr>),
@@ -607,7 +611,7 @@ impl Expr {
     fn clear_spans(&mut self) {
         self.span = Span::default();
         match &mut self.kind {
-            ExprKind::Int(_) => {}
+            ExprKind::Int(_) | ExprKind::Bool(_) => {}
             ExprKind::Var(i) => i.span = Span::default(),
             ExprKind::Unary(_, e) => e.clear_spans(),
             ExprKind::Chain { first, rest } => {

@@ -119,6 +119,15 @@ pub enum SyntaxError {
         #[label("this goes past {max} levels")]
         span: SourceSpan,
     },
+    #[error("an init value is an integer literal")]
+    #[diagnostic(
+        code(relaxlab::syntax::init_not_literal),
+        help("init values are not computed: write the value itself, as in `x = 5;` or `x = -1;`")
+    )]
+    InitNotLiteral {
+        #[label("not a literal")]
+        span: SourceSpan,
+    },
     #[error("integer literal does not fit in 64 bits")]
     #[diagnostic(
         code(relaxlab::syntax::integer_too_large),

@@ -204,14 +204,16 @@ impl<'src> Lexer<'src> {
         }
     }
 
-    /// TEST NAME: after `test`, skip blanks and take every non-blank
-    /// character up to the next blank. A control character (ESC, DEL,
-    /// ...) also ends the name, and is then an unexpected character: a
-    /// name is printed to terminals, JSON and herd's format, where ESC
-    /// would start a terminal escape sequence.
+    /// TEST NAME: after `test`, skip spaces and tabs and take every
+    /// non-blank character up to the next blank. The name is on the line
+    /// of `test`: a `test` alone on its line has none (the next line's
+    /// `init` is not a name). A control character (ESC, DEL, ...) also
+    /// ends the name, and is then an unexpected character: a name is
+    /// printed to terminals, JSON and herd's format, where ESC would start
+    /// a terminal escape sequence.
     fn test_name(&mut self) -> Option<(usize, Token<'src>, usize)> {
         let rest = self.inner.remainder();
-        let skipped = rest.len() - rest.trim_start().len();
+        let skipped = rest.len() - rest.trim_start_matches([' ', '\t']).len();
         let name_len = rest[skipped..]
             .find(|c: char| c.is_whitespace() || c.is_control())
             .unwrap_or(rest.len() - skipped);

@@ -40,6 +40,7 @@ mod lower;
 mod nesting;
 mod resolve;
 mod trivia;
+mod warn;
 
 #[allow(
     clippy::all,
@@ -55,6 +56,7 @@ pub use clip::{printable, report, set_clipping};
 pub use diag::{Error, Errors, LexError, LowerError, ModelError, SyntaxError};
 pub use nesting::MAX_NESTING;
 use relaxlab_semantics::ir::{ModelKey, Program, Span, Subject, Verdict};
+pub use warn::{warnings, ThreadNumber};
 
 /// Parses a litmus file into its syntax tree, with its comments attached
 /// to the nodes they belong to.

@@ -195,6 +195,23 @@ fn too_large(span: Span) -> Error {
     SyntaxError::IntTooLarge { span: sspan(span) }.into()
 }
 
+/// The value of an init entry: an integer literal, negative or not. Any
+/// other expression is an error (an init value is not computed), and 0.
+pub(crate) fn init_value(errors: &mut Vec<Error>, e: Expr) -> i64 {
+    match e.kind {
+        ExprKind::Int(v) => v,
+        _ => {
+            errors.push(
+                SyntaxError::InitNotLiteral {
+                    span: sspan(e.span),
+                }
+                .into(),
+            );
+            0
+        }
+    }
+}
+
 /// `-e` for an operand that is not an unsigned literal (the grammar makes
 /// `-` before a literal a negative literal, [`int`]), folding a negated
 /// constant into the constant: wrapping, as `-` wraps when the program
@@ -325,6 +342,9 @@ pub(crate) fn syntax_error(e: ParseError<usize, Token<'_>, Never>) -> Error {
                 }
                 _ if expected.iter().any(|e| e == "\";\"") => {
                     "is a `;` missing before this?".to_string()
+                }
+                _ if expected.iter().any(|e| e == "TestName") => {
+                    "the test's name follows `test` on the same line: `test SB`".to_string()
                 }
                 _ => {
                     "the syntax is in the book (book: language.md, A file at a glance)".to_string()
@@ -495,9 +515,14 @@ fn name_arg(errors: &mut Vec<Error>, what: &str, op: &str, e: Expr) -> Option<Id
 fn order_arg(errors: &mut Vec<Error>, op: &str, e: Expr) -> Option<Order> {
     let ident = name_arg(errors, "a memory order", op, e)?;
     let order = lookup(errors, "memory order", ORDERS, &ident)?;
+    let written = ORDERS
+        .iter()
+        .find(|(name, _)| *name == ident.name)
+        .map_or(order.as_str(), |(name, _)| name);
     Some(Order {
         order,
         span: ident.span,
+        written,
     })
 }
 

@@ -40,6 +40,20 @@ pub struct Budget {
     pub deadline: Option<Deadline>,
     /// Stop once the process uses more than this: [`BoundHit::MaxMemory`].
     pub memory: Option<MemoryCeiling>,
+    /// Told how far the search has got each time it polls the budget (the
+    /// axiomatic engine: the candidate executions counted so far), for a
+    /// progress line; it cannot change the result.
+    pub progress: Option<ProgressHook>,
+}
+
+/// What a search calls with its progress ([`Budget::progress`]).
+#[derive(Clone)]
+pub struct ProgressHook(pub Arc<dyn Fn(u64) + Send + Sync>);
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressHook")
+    }
 }
 
 /// A point in time to stop at, and the duration it was given as.
@@ -103,6 +117,14 @@ impl Budget {
         None
     }
 
+    /// Reports that the search has got to `count` (candidates, ...) to the
+    /// progress hook, if any.
+    pub fn report(&self, count: u64) {
+        if let Some(ProgressHook(hook)) = &self.progress {
+            hook(count);
+        }
+    }
+
     /// Does this budget never run out?
     pub fn is_unlimited(&self) -> bool {
         self.interrupt.is_none() && self.deadline.is_none() && self.memory.is_none()
@@ -130,6 +152,7 @@ mod tests {
                 baseline: 0,
                 probe: || Some(1),
             }),
+            progress: None,
         };
         assert_eq!(budget.exhausted(), Some(BoundHit::Timeout { millis: 0 }));
         flag.store(true, Ordering::Relaxed);

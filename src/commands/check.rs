@@ -49,7 +49,7 @@ enum FileResult {
     Error(miette::Report),
     /// Ctrl-C came before this file was checked.
     Skipped,
-    /// A cat model it names does not compile.
+    /// A cat model it names cannot be read or does not compile.
     BadModel(miette::Report),
 }
 
@@ -133,20 +133,20 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         .filter(|(i, _)| part.holds(*i))
         .map(|(_, p)| p)
         .collect();
-    let results: Vec<(String, FileResult)> = pool.install(|| {
+    let results: Vec<(String, Vec<miette::Report>, FileResult)> = pool.install(|| {
         paths
             .par_iter()
             .map(|path| {
                 let shown = path.display().to_string();
                 if interrupt::requested() {
-                    return (shown, FileResult::Skipped);
+                    return (shown, Vec::new(), FileResult::Skipped);
                 }
                 match files::read(path) {
                     Ok(file) => {
                         let result = check_file(&file, &settings, only.as_deref(), &cats);
-                        (file.path, result)
+                        (file.path.clone(), load::warnings(&file), result)
                     }
-                    Err(e) => (shown, FileResult::Error(e.into())),
+                    Err(e) => (shown, Vec::new(), FileResult::Error(e.into())),
                 }
             })
             .collect()
@@ -160,11 +160,14 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         cat.report_warnings(io);
     }
 
-    let (mut passed, mut failed, mut expectations) = (0, 0, 0);
+    let (mut passed, mut failed, mut unchecked, mut expectations) = (0, 0, 0, 0);
     let mut exit = Exit::Ok;
     let mut report = Vec::new();
     let json = args.format == ReportFormat::Json;
-    for (path, result) in results {
+    for (path, warnings, result) in results {
+        for warning in &warnings {
+            io.report(warning);
+        }
         let entry = |status, expectations: usize, problems| CheckedFile {
             file: path.clone(),
             status,
@@ -172,6 +175,16 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             problems,
         };
         match result {
+            // A file without `expect` entries checks nothing: it is not
+            // counted as passed ("ok (0 expectations)" read like a pass).
+            FileResult::Passed { expectations: 0 } => {
+                unchecked += 1;
+                if !json {
+                    writeln!(io.out, "none  {path}: no `expect` entry, nothing checked")
+                        .into_diagnostic()?;
+                }
+                report.push(entry("unchecked", 0, Vec::new()));
+            }
             FileResult::Passed { expectations: n } => {
                 passed += 1;
                 expectations += n;
@@ -215,7 +228,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
                 failed += 1;
                 exit = exit.max(Exit::InputError);
                 if !json {
-                    writeln!(io.out, "FAIL  {path}: a cat model does not compile")
+                    writeln!(io.out, "FAIL  {path}: a cat model it names: {error}")
                         .into_diagnostic()?;
                 }
                 io.report(&error);
@@ -232,6 +245,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             files: report,
             passed,
             failed,
+            unchecked,
             expectations: expectations as u64,
             interrupted,
         };
@@ -252,7 +266,11 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         )
         .into_diagnostic()?;
     }
-    writeln!(io.out, "{passed} passed, {failed} failed").into_diagnostic()?;
+    write!(io.out, "{passed} passed, {failed} failed").into_diagnostic()?;
+    if unchecked > 0 {
+        write!(io.out, ", {unchecked} with nothing to check").into_diagnostic()?;
+    }
+    writeln!(io.out).into_diagnostic()?;
     Ok(exit)
 }
 

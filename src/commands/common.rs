@@ -72,7 +72,7 @@ pub fn pool(args: &EngineArgs, config: &Config) -> Result<rayon::ThreadPool, mie
 
 /// An unknown model name.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("unknown {kind} model `{name}`")]
+#[error("{}", if name.is_empty() { format!("an empty {kind} model name") } else { format!("unknown {kind} model `{name}`") })]
 #[diagnostic(code(relaxlab::model::unknown), help("{help}"))]
 pub struct UnknownModel {
     kind: &'static str,
@@ -81,15 +81,25 @@ pub struct UnknownModel {
 }
 
 /// The help line of an unknown model name: the closest known name, if
-/// any is close, and the list.
+/// any is close (a name in other case, `TSO`, is close), and the list. An
+/// empty name comes from two commas in a row, or one at an end.
 pub fn suggestion(name: &str, known: &[&str]) -> String {
+    if name.trim().is_empty() {
+        return format!(
+            "a list of models has one comma between two names (`--model tso,pso`); the models are {}",
+            known.join(", ")
+        );
+    }
+    let lower = name.to_lowercase();
+    let limit = lower.chars().count().div_ceil(3).max(1);
     let close = known
         .iter()
         .copied()
-        .filter(|k| strsim::levenshtein(name, k) <= 2)
-        .min_by_key(|k| strsim::levenshtein(name, k));
+        .map(|k| (strsim::osa_distance(&lower, &k.to_lowercase()), k))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d);
     match close {
-        Some(k) => format!("did you mean `{k}`? The models are {}", known.join(", ")),
+        Some((_, k)) => format!("did you mean `{k}`? The models are {}", known.join(", ")),
         None => format!("the models are {}", known.join(", ")),
     }
 }
@@ -202,7 +212,12 @@ pub fn corpus(
         }
         let file = crate::files::read(path)?;
         match crate::load::program(&file) {
-            Ok(program) => out.push((index, file, program)),
+            Ok(program) => {
+                for warning in crate::load::warnings(&file) {
+                    io.report(&warning);
+                }
+                out.push((index, file, program))
+            }
             Err(report) => {
                 io.report(&report);
                 *exit = (*exit).max(crate::Exit::InputError);

@@ -513,7 +513,7 @@ pub(super) fn compare_each(
         // JSON keeps standard output one document: the graphs are in
         // each disagreement's evidence only as text.
         Some(dot::Sink::Stdout) => {}
-        Some(sink) => sink.write_file(&dots)?,
+        Some(sink) => sink.write_file(&dots, &mut *io.err)?,
         None => {}
     }
     Ok(exit)

@@ -18,7 +18,8 @@ use super::common;
 use crate::cli::{RacesArgs, ReportFormat};
 use crate::engine;
 use crate::exit::{Exit, Outcome};
-use crate::render::{json, table::describe_bound, trace, words};
+use crate::render::table::{describe_bound_of, flag_origin};
+use crate::render::{json, trace, words};
 use crate::{files, flags, interrupt, load, Io};
 
 /// One data race, rendered against the source.
@@ -139,7 +140,12 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
                     })
                     .collect(),
                 complete: result.table.complete(),
-                bounds: result.table.bounds.iter().map(json::Bound::new).collect(),
+                bounds: result
+                    .table
+                    .bounds
+                    .iter()
+                    .map(|b| json::Bound::of(b, "races", &flag_origin))
+                    .collect(),
             });
             continue;
         }
@@ -174,7 +180,12 @@ pub fn races(args: &RacesArgs, io: &mut Io<'_>) -> Outcome {
             writeln!(io.out).into_diagnostic()?;
         }
         for bound in &result.table.bounds {
-            writeln!(io.out, "PARTIAL: {}", describe_bound(bound)).into_diagnostic()?;
+            writeln!(
+                io.out,
+                "PARTIAL: {}",
+                describe_bound_of(bound, "races", &flag_origin)
+            )
+            .into_diagnostic()?;
         }
     }
     if json_format {

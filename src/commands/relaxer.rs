@@ -100,7 +100,7 @@ pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
         writeln!(
             io.out,
-            "{}: {} of length {} from {} (seed {})",
+            "{}: {} of length {} from {} (seed {}), each by the source lines of its statements",
             program.name,
             plural(cycles.len() as u64, "potential cycle"),
             args.length,
@@ -155,7 +155,7 @@ fn predict_exhaustive(
     };
     writeln!(
         io.out,
-        "{}: {} of length {length} from {source} ({}, {})",
+        "{}: {} of length {length} from {source} ({}, {}), each by the source lines of its statements",
         program.name,
         plural(n as u64, "potential cycle"),
         plural(found.states, "state"),
@@ -308,7 +308,7 @@ fn table<M: MemoryModel>(
         return (out, 0, true);
     }
     let opts = crate::engine::explore_options(settings);
-    out.push_str("    cycle                   created    buggy   feasible  can fail\n");
+    out.push_str("    cycle (source lines)    created    buggy   feasible  can fail\n");
     let (mut feasible, mut found_feasible, mut unknown) = (0, 0, 0);
     let mut bounds: Vec<BoundHit> = Vec::new();
     for c in &report.cycles {

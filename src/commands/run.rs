@@ -234,7 +234,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         Some(dot::Sink::Stdout) if !matches!(format, Format::Json | Format::Jsonl) => {
             writeln!(io.out, "\n{}", dots.join("\n")).into_diagnostic()?;
         }
-        Some(sink) => sink.write_file(&dots)?,
+        Some(sink) => sink.write_file(&dots, &mut *io.err)?,
         None => {}
     }
     if format == Format::Json {

@@ -83,17 +83,31 @@ impl Sink {
     }
 
     /// Writes `graphs` to the file (a no-op for standard output, which the
-    /// command prints itself).
-    pub fn write_file(&mut self, graphs: &[String]) -> Result<(), DotError> {
+    /// command prints itself). A file of several graphs is one `dot`
+    /// renders one by one, but `dot -Tsvg FILE` writes them into one
+    /// stream of several `<svg>` documents, which no viewer reads: `err`
+    /// is told the command that writes one SVG file per graph.
+    pub fn write_file(&mut self, graphs: &[String], err: &mut dyn Write) -> Result<(), DotError> {
         match self {
             Sink::Stdout => Ok(()),
-            Sink::File(path, file) => file
-                .write_all(graphs.join("\n").as_bytes())
-                .and_then(|()| file.flush())
-                .map_err(|source| DotError {
-                    path: path.clone(),
-                    source,
-                }),
+            Sink::File(path, file) => {
+                file.write_all(graphs.join("\n").as_bytes())
+                    .and_then(|()| file.flush())
+                    .map_err(|source| DotError {
+                        path: path.clone(),
+                        source,
+                    })?;
+                let drawn = graphs.iter().filter(|g| g.contains("digraph ")).count();
+                if drawn > 1 {
+                    let name = path.display();
+                    let _ = writeln!(
+                        err,
+                        "relaxlab: wrote {drawn} graphs to {name}; `dot -Tsvg -O {name}` draws each in \
+                         its own file ({name}.svg, {name}.2.svg, ...)"
+                    );
+                }
+                Ok(())
+            }
         }
     }
 }

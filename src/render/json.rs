@@ -41,7 +41,9 @@ use relaxlab_semantics::operational::FirstRuns;
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 use serde::Serialize;
 
-use super::table::{bound_kind, describe_bound, describe_failure, Mode};
+use super::table::{
+    bound_kind, describe_bound, describe_bound_of, describe_failure, BoundOrigin, Mode,
+};
 use super::trace;
 
 #[derive(Debug, Serialize)]
@@ -71,6 +73,56 @@ pub struct Run {
     #[serde(skip_serializing_if = "Option::is_none")]
     mcr: Option<relaxlab_semantics::operational::mcr::McrStats>,
     graphs: Option<Vec<Graph>>,
+    /// The playground's reading of the condition (absent from `run
+    /// --format json`, whose `verdict` and `satisfies` say the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reading: Option<Reading>,
+}
+
+/// How the playground words a table's condition, as the text table does
+/// (`render::table`): its quantifier, whether it holds, and which rows
+/// decide it.
+#[derive(Debug, Serialize)]
+pub struct Reading {
+    /// `exists`, `~exists` or `forall`.
+    quantifier: &'static str,
+    /// `holds (Ok)`, `fails (No)` or `undecided: ...`.
+    result: String,
+    /// Per row: does it decide the condition (its `*`)?
+    decides: Vec<bool>,
+}
+
+impl Run {
+    /// Adds the condition's [`Reading`] of `table` for the playground.
+    pub fn read_condition(&mut self, program: &Program, table: &OutcomeTable, mode: Mode) {
+        use relaxlab_semantics::ir::Quantifier;
+        let Some(c) = &program.condition else {
+            return;
+        };
+        self.reading = Some(Reading {
+            quantifier: match c.quantifier {
+                Quantifier::Exists => "exists",
+                Quantifier::NotExists => "~exists",
+                Quantifier::Forall => "forall",
+            },
+            result: super::table::condition_result(c.quantifier, table, mode),
+            decides: table
+                .rows
+                .iter()
+                .map(|r| super::table::decides(Some(c.quantifier), r.satisfies))
+                .collect(),
+        });
+    }
+
+    /// Names the bounds of `table` (this run's) by `origin` rather than by
+    /// the flags that set them: the playground's limits.
+    pub fn name_bounds(&mut self, table: &OutcomeTable, origin: BoundOrigin<'_>) {
+        self.bounds = table
+            .bounds
+            .iter()
+            .map(|b| Bound::of(b, "outcomes", origin))
+            .collect();
+    }
 }
 
 /// One line of `run --format jsonl`: a run and the index of its file
@@ -116,6 +168,15 @@ impl Bound {
         Bound {
             kind: bound_kind(bound),
             message: describe_bound(bound),
+        }
+    }
+
+    /// A bound of a result made of `missing` (`races`), named by `origin`
+    /// ([`describe_bound_of`]).
+    pub fn of(bound: &BoundHit, missing: &str, origin: BoundOrigin<'_>) -> Bound {
+        Bound {
+            kind: bound_kind(bound),
+            message: describe_bound_of(bound, missing, origin),
         }
     }
 }
@@ -291,6 +352,7 @@ pub fn run_with(
         stats: table.stats,
         mcr: extras.mcr.copied(),
         graphs: extras.graphs,
+        reading: None,
     }
 }
 
@@ -301,6 +363,9 @@ pub struct CheckReport {
     /// Files whose expectations all held, and the others.
     pub passed: u64,
     pub failed: u64,
+    /// Files without an `expect` entry (status `unchecked`): nothing in
+    /// them was checked, and they count as neither passed nor failed.
+    pub unchecked: u64,
     /// Expectations that held, in the files that passed.
     pub expectations: u64,
     /// Ctrl-C stopped the check: files not reached are missing.
@@ -311,8 +376,9 @@ pub struct CheckReport {
 #[derive(Debug, Serialize)]
 pub struct CheckedFile {
     pub file: String,
-    /// `passed`, `failed` (an expectation did not hold) or `error` (the
-    /// file cannot be checked: it does not parse, a model refuses it...).
+    /// `passed`, `failed` (an expectation did not hold), `error` (the
+    /// file cannot be checked: it does not parse, a model refuses it...)
+    /// or `unchecked` (it has no `expect` entry).
     pub status: &'static str,
     /// Expectations checked.
     pub expectations: u64,

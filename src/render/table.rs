@@ -11,8 +11,20 @@
 //!   4 outcomes, 1 satisfying the condition; 34 states, 52 transitions
 //! ```
 //!
-//! A `*` in the first column marks the rows where the condition's
-//! proposition holds; the `notes` column says `racy` when every execution
+//! A `*` in the first column marks the rows that decide the condition:
+//! where its proposition holds under `exists` (the outcomes that satisfy
+//! it) and `~exists` (those that contradict it), where it fails under
+//! `forall` (those that contradict it). The footer counts them in the
+//! same words. Under `~exists` and `forall` the verdict (`never`,
+//! `sometimes`, `always`) is that of the proposition, so the condition
+//! line says whether the condition holds, as herd7's `Ok`/`No`:
+//!
+//! ```text
+//!   ~exists (P0:r0 = 0 /\ P1:r0 = 0): fails (No)
+//! ```
+//!
+//! Under `exists` the verdict says it already (`never` is `No`). The
+//! `notes` column says `racy` when every execution
 //! reaching the row has a data race and `non-SC` when every one violates SC.
 //!
 //! Sampling sees some executions only: its verdict is `sometimes`, `not
@@ -21,7 +33,7 @@
 
 use std::fmt::Write;
 
-use relaxlab_semantics::ir::{Program, Verdict};
+use relaxlab_semantics::ir::{Program, Quantifier, Verdict};
 use relaxlab_semantics::operational::mcr::McrStats;
 use relaxlab_semantics::operational::{FirstRuns, Strategy};
 use relaxlab_semantics::outcome::{BoundHit, FailureKind, OutcomeTable, Trace};
@@ -109,6 +121,62 @@ pub fn verdict_text(table: &OutcomeTable, mode: Mode) -> Option<String> {
     })
 }
 
+/// Does a row whose proposition `satisfies` (or not) decide the
+/// condition (its `*`)? A witness of `exists`, a counterexample of
+/// `~exists` or `forall`.
+pub fn decides(quantifier: Option<Quantifier>, satisfies: Option<bool>) -> bool {
+    match quantifier {
+        Some(Quantifier::Exists | Quantifier::NotExists) => satisfies == Some(true),
+        Some(Quantifier::Forall) => satisfies == Some(false),
+        None => false,
+    }
+}
+
+/// Whether the condition holds, as herd7's `Ok`/`No`: a row decides it
+/// whatever the bounds; its absence does only in a complete search.
+pub fn condition_result(quantifier: Quantifier, table: &OutcomeTable, mode: Mode) -> String {
+    let decided = table
+        .rows
+        .iter()
+        .any(|r| decides(Some(quantifier), r.satisfies));
+    let holds_if_decided = quantifier == Quantifier::Exists;
+    if decided {
+        return if holds_if_decided {
+            "holds (Ok)"
+        } else {
+            "fails (No)"
+        }
+        .to_string();
+    }
+    match mode.seen_only(table) {
+        Some(seen) => format!(
+            "undecided: no {} in {}",
+            if holds_if_decided {
+                "witness"
+            } else {
+                "counterexample"
+            },
+            plural(table.stats.states, seen)
+        ),
+        None if holds_if_decided => "fails (No)".to_string(),
+        None => "holds (Ok)".to_string(),
+    }
+}
+
+/// What a final state means for the condition, for the stepper: whether
+/// it satisfies the proposition, and whether that makes it a witness or a
+/// counterexample.
+pub fn final_state_reading(quantifier: Quantifier, satisfies: bool) -> &'static str {
+    match (quantifier, satisfies) {
+        (Quantifier::Exists, true) => "satisfies the condition",
+        (Quantifier::Exists, false) => "does not satisfy the condition",
+        (Quantifier::NotExists, true) => "contradicts the condition: its proposition holds",
+        (Quantifier::NotExists, false) => "does not contradict the condition",
+        (Quantifier::Forall, true) => "satisfies the condition's proposition",
+        (Quantifier::Forall, false) => "contradicts the condition: its proposition fails",
+    }
+}
+
 /// Renders one table. `witness` renders a trace as indented lines.
 pub fn render(
     program: &Program,
@@ -148,9 +216,14 @@ pub fn render_with(
         program.name, table.model
     );
     if let Some(c) = &program.condition {
-        let _ = writeln!(out, "  {}", condition_line(&c.text));
+        let result = match c.quantifier {
+            Quantifier::Exists => String::new(),
+            _ => format!(": {}", condition_result(c.quantifier, table, mode)),
+        };
+        let _ = writeln!(out, "  {}{result}", condition_line(&c.text));
     }
     out.push('\n');
+    let quantifier = program.condition.as_ref().map(|c| c.quantifier);
 
     let headers: Vec<String> = program
         .observed
@@ -207,7 +280,7 @@ pub fn render_with(
         _ => None,
     };
     for (r, row) in table.rows.iter().enumerate() {
-        let mark = if row.satisfies == Some(true) {
+        let mark = if decides(quantifier, row.satisfies) {
             '*'
         } else {
             ' '
@@ -278,10 +351,10 @@ pub fn render_with(
         );
     }
 
-    let satisfying = table
+    let marked = table
         .rows
         .iter()
-        .filter(|r| r.satisfies == Some(true))
+        .filter(|r| decides(quantifier, r.satisfies))
         .count();
     let (states, transitions) = match mode {
         Mode::Exhaustive | Mode::Reduced => ("state", "transition"),
@@ -289,8 +362,9 @@ pub fn render_with(
         Mode::Axiomatic => ("candidate", "consistent"),
         Mode::Stateless => ("execution", "move"),
     };
-    let satisfying = match program.condition {
-        Some(_) => format!(", {satisfying} satisfying the condition"),
+    let satisfying = match quantifier {
+        Some(Quantifier::Exists) => format!(", {marked} satisfying the condition"),
+        Some(_) => format!(", {marked} contradicting the condition"),
         None => String::new(),
     };
     let reduced = if mode == Mode::Reduced {
@@ -460,65 +534,88 @@ pub fn bound_kind(bound: &BoundHit) -> &'static str {
     }
 }
 
-/// One line saying which bound cut the result short.
+/// One line saying which bound cut the result short, and that outcomes
+/// beyond it are missing; the bound is named by its flag.
 pub fn describe_bound(bound: &BoundHit) -> String {
+    describe_bound_of(bound, "outcomes", &flag_origin)
+}
+
+/// How a bound is named in a message: by the flag that sets it (the
+/// command line, [`flag_origin`]) or by the playground's limit.
+pub type BoundOrigin<'a> = &'a dyn Fn(&BoundHit) -> String;
+
+/// The flag behind a bound, as messages name it: [`bound_flag`], and, for
+/// `--max-memory` left to its default, what the default is.
+pub fn flag_origin(bound: &BoundHit) -> String {
+    match bound {
+        BoundHit::MaxMemory { baseline: 0, .. } if crate::limits::memory_by_default() => {
+            "--max-memory, by default 4/5 of the machine's".to_string()
+        }
+        _ => bound_flag(bound).to_string(),
+    }
+}
+
+/// [`describe_bound`] for a result of which `missing` (`outcomes`,
+/// `races`) are lost beyond the bound, named by `origin`.
+pub fn describe_bound_of(bound: &BoundHit, missing: &str, origin: BoundOrigin<'_>) -> String {
+    let by = origin(bound);
     match bound {
         BoundHit::MaxStates(n) => {
             format!(
-                "stopped after {} (--max-states); outcomes beyond it are missing",
+                "stopped after {} ({by}); {missing} beyond it are missing",
                 plural(*n, "state")
             )
         }
         // The bound also caps the work of reaching a candidate (the
         // read-from and coherence choices listed per location, the path
         // combinations searched): a low bound stops before the first one.
-        BoundHit::MaxCandidates(0) => "stopped before the first candidate execution \
-             (--max-candidates, which also caps the choices searched to build one); \
-             outcomes beyond it are missing"
-            .to_string(),
+        BoundHit::MaxCandidates(0) => format!(
+            "stopped before the first candidate execution ({by}, which also caps the \
+             choices searched to build one); {missing} beyond it are missing"
+        ),
         BoundHit::MaxCandidates(n) => {
             format!(
-                "stopped after {} (--max-candidates); outcomes beyond it are missing",
+                "stopped after {} ({by}); {missing} beyond it are missing",
                 plural(*n, "candidate execution")
             )
         }
         BoundHit::MaxExecutions(n) => {
             format!(
-                "stopped after {} (--max-states); outcomes beyond it are missing",
+                "stopped after {} ({by}); {missing} beyond it are missing",
                 plural(*n, "execution")
             )
         }
         BoundHit::MaxSteps { bound, runs } => {
             format!(
-                "{} stopped after {} (--max-steps) without an outcome",
+                "{} stopped after {} ({by}) without an outcome",
                 plural(*runs, "sampled run"),
                 plural(*bound, "step")
             )
         }
         BoundHit::Unroll(k) => {
             format!(
-                "loops unrolled {} (--unroll); executions needing more iterations are missing",
+                "loops unrolled {} ({by}); executions needing more iterations are missing",
                 plural(u64::from(*k), "time")
             )
         }
         BoundHit::Interrupted => {
-            "interrupted (Ctrl-C); outcomes beyond this point are missing".to_string()
+            format!("interrupted ({by}); {missing} beyond this point are missing")
         }
         BoundHit::Timeout { millis } => {
             format!(
-                "stopped after {} s (--timeout); outcomes beyond it are missing",
+                "stopped after {} s ({by}); {missing} beyond it are missing",
                 *millis as f64 / 1000.0
             )
         }
         BoundHit::MaxMemory { bytes, baseline: 0 } => {
             format!(
-                "stopped when relaxlab's memory passed {} (--max-memory, by default 4/5 of the machine's); outcomes beyond it are missing",
+                "stopped when relaxlab's memory passed {} ({by}); {missing} beyond it are missing",
                 super::size(*bytes)
             )
         }
         BoundHit::MaxMemory { bytes, .. } => {
             format!(
-                "stopped when relaxlab's memory grew by more than {} (--max-memory); outcomes beyond it are missing",
+                "stopped when relaxlab's memory grew by more than {} ({by}); {missing} beyond it are missing",
                 super::size(*bytes)
             )
         }
@@ -546,6 +643,29 @@ fn condition_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_memory_bound_says_whether_it_is_the_default() {
+        let hit = BoundHit::MaxMemory {
+            bytes: 1 << 30,
+            baseline: 0,
+        };
+        let _ = crate::limits::budget(&crate::cli::EngineArgs::default());
+        assert!(
+            describe_bound(&hit).contains("(--max-memory, by default 4/5 of the machine's)"),
+            "{}",
+            describe_bound(&hit)
+        );
+        let _ = crate::limits::budget(&crate::cli::EngineArgs {
+            max_memory: Some(1 << 30),
+            ..Default::default()
+        });
+        assert!(
+            describe_bound(&hit).contains("passed 1 GiB (--max-memory);"),
+            "{}",
+            describe_bound(&hit)
+        );
+    }
 
     #[test]
     fn a_long_condition_is_clipped_with_a_count() {

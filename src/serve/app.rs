@@ -111,9 +111,23 @@ where
             Ok(Json(value)) => Ok(ApiJson(value)),
             Err(rejection) => Err(ApiError::Rejected(
                 rejection.status(),
-                rejection.body_text(),
+                rejection_text(&rejection.body_text()),
             )),
         }
+    }
+}
+
+/// axum's reason for refusing a body, with the field it names first:
+/// `Failed to deserialize the JSON body into the target type: mapping:
+/// unknown variant ...` is `` `mapping`: unknown variant ... ``.
+fn rejection_text(text: &str) -> String {
+    const PREFIX: &str = "Failed to deserialize the JSON body into the target type: ";
+    let Some(rest) = text.strip_prefix(PREFIX) else {
+        return text.to_string();
+    };
+    match rest.split_once(": ") {
+        Some((field, why)) if !field.contains(' ') => format!("`{field}`: {why}"),
+        _ => rest.to_string(),
     }
 }
 
@@ -183,6 +197,7 @@ impl App {
                 baseline: now,
                 probe: crate::limits::resident_bytes,
             }),
+            progress: None,
         };
         let pool = self.pool.clone();
         let handle = tokio::task::spawn_blocking(move || {

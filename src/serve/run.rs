@@ -15,6 +15,7 @@ use axum::Json;
 use clap::ValueEnum;
 use relaxlab_semantics::budget::Budget;
 use relaxlab_semantics::ir::ModelKey;
+use relaxlab_semantics::outcome::BoundHit;
 use serde::{Deserialize, Serialize};
 
 use super::app::{ApiError, ApiJson, App};
@@ -43,8 +44,8 @@ pub(crate) struct RunRequest {
     /// path the test came from.
     #[serde(default)]
     pub file: Option<String>,
-    /// Models as `run` spells them: `sc`, `tso`, ..., `ax.sc`, `ax.rc11`;
-    /// none: `sc`.
+    /// Models as `run` spells them: `sc`, `tso`, ..., `ax.sc`, `ax.rc11`,
+    /// `cat:tso`; at least one.
     #[serde(default)]
     pub models: Vec<String>,
     /// `--witness`.
@@ -220,6 +221,12 @@ pub(crate) async fn run(
             ))
         })?,
     };
+    if request.models.is_empty() {
+        return Err(ApiError::BadRequest(
+            "`models` is empty: name at least one model, e.g. [\"sc\"] (GET /api/models lists them)"
+                .to_string(),
+        ));
+    }
     let limits = app.limits.clone();
     let answer = app
         .work(move |budget| answer(&request, strategy, &limits, budget))
@@ -322,16 +329,46 @@ fn answer(
             graphs: None,
             mcr: detailed.mcr.as_ref(),
         };
-        answer.runs.push(json::run_with(
-            &file.path,
-            &ran,
-            key,
-            table,
-            mode,
-            request.witness,
-            extras,
-        ));
+        let mut run = json::run_with(&file.path, &ran, key, table, mode, request.witness, extras);
+        run.name_bounds(table, &|b| limit_name(b, request, limits));
+        run.read_condition(&program, table, mode);
+        answer.runs.push(run);
     }
     answer.exit = exit.code();
     answer
+}
+
+/// How a partial answer names the bound that cut it: by the server's limit
+/// (a person at the page cannot pass `--max-states`), or by the request's
+/// own field when it asked for less.
+fn limit_name(bound: &BoundHit, request: &RunRequest, limits: &Limits) -> String {
+    let lowered = |asked: Option<u64>, server: u64| asked.is_some_and(|n| n < server);
+    match bound {
+        BoundHit::MaxStates(_) | BoundHit::MaxExecutions(_)
+            if lowered(request.max_states, limits.max_states) =>
+        {
+            "the request's `max_states`".to_string()
+        }
+        BoundHit::MaxStates(_) | BoundHit::MaxExecutions(_) => {
+            "the playground's bound per exploration, relaxlab serve --max-states".to_string()
+        }
+        BoundHit::MaxCandidates(_) if lowered(request.max_candidates, limits.max_candidates) => {
+            "the request's `max_candidates`".to_string()
+        }
+        BoundHit::MaxCandidates(_) => {
+            "the playground's bound per axiomatic run, relaxlab serve --max-candidates".to_string()
+        }
+        BoundHit::MaxSteps { .. } if lowered(request.max_steps, limits.max_sample_steps) => {
+            "the request's `max_steps`".to_string()
+        }
+        BoundHit::MaxSteps { .. } => "the playground's bound per sampled run".to_string(),
+        BoundHit::Unroll(_) => "the unroll option".to_string(),
+        BoundHit::Interrupted => "the server gave up on the request".to_string(),
+        BoundHit::Timeout { .. } => {
+            "the playground's time limit per request, relaxlab serve --request-timeout".to_string()
+        }
+        BoundHit::MaxMemory { .. } => {
+            "the playground's memory budget per request, relaxlab serve --max-memory".to_string()
+        }
+    }
 }

@@ -239,10 +239,12 @@ fn view_json(session: &Session, view: StepView) -> ViewJson {
             text: format!(
                 "final state: {}{}",
                 crate::render::dot::outcome_text(p, values),
-                match satisfies {
-                    Some(true) => " (satisfies the condition)",
-                    Some(false) => " (does not satisfy the condition)",
-                    None => "",
+                match (p.condition.as_ref(), satisfies) {
+                    (Some(c), Some(holds)) => format!(
+                        " ({})",
+                        crate::render::table::final_state_reading(c.quantifier, *holds)
+                    ),
+                    _ => String::new(),
                 }
             ),
             outcome: Some(

@@ -195,6 +195,61 @@ fn dot_graphs_are_named_after_test_model_and_outcome() {
     );
 }
 
+/// `--dot FILE` with several graphs says how to draw them, and that
+/// command works: one SVG document per graph (`dot -Tsvg FILE` writes the
+/// graphs as one stream of several `<svg>` roots, which no viewer reads,
+/// and the book used to recommend it). Without Graphviz the command is
+/// not run, off CI only (`.ci/run` installs it).
+#[test]
+fn a_dot_file_of_several_graphs_says_how_to_draw_each() {
+    let dir = std::env::temp_dir().join(format!("relaxlab-dot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sb.dot");
+    let path = file.to_str().unwrap();
+    let (code, _, err) = relaxlab(&["run", SB, "--model", "tso", "--dot", path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "wrote 4 graphs to {path}; `dot -Tsvg -O {path}` draws each in its own file \
+             ({path}.svg, {path}.2.svg, ...)"
+        )),
+        "{err}"
+    );
+    // One graph: nothing to say, `dot -Tsvg` draws it as it is.
+    let one = dir.join("one.dot");
+    let (_, _, err) = relaxlab(&[
+        "run",
+        "litmus/classic/CoWW.litmus",
+        "--axiomatic",
+        "sc",
+        "--dot",
+        one.to_str().unwrap(),
+    ]);
+    assert!(!err.contains("graphs to"), "{err}");
+    match std::process::Command::new("dot")
+        .args(["-Tsvg", "-O", path])
+        .status()
+    {
+        Ok(status) => {
+            assert!(status.success(), "dot -Tsvg -O failed: {status}");
+            let svgs = ["sb.dot.svg", "sb.dot.2.svg", "sb.dot.3.svg", "sb.dot.4.svg"];
+            for name in svgs {
+                let svg = std::fs::read_to_string(dir.join(name)).unwrap();
+                assert_eq!(svg.matches("<svg").count(), 1, "{name}: {svg}");
+                assert!(svg.trim_end().ends_with("</svg>"), "{name}");
+            }
+        }
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must check the drawing command: install graphviz (.ci/run does): {e}"
+            );
+            eprintln!("SKIPPED drawing the graphs: Graphviz's dot is not installed ({e})");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn check_compare_and_races_print_json() {
     let (code, out, _) = relaxlab(&["check", SB, "litmus/classic/MP.litmus", "--format", "json"]);
@@ -277,6 +332,59 @@ fn time_and_memory_bounds_are_reported_in_every_format() {
         assert_eq!(code, 3, "{out}");
         assert!(out.contains("# PARTIAL") && out.contains(says), "{out}");
     }
+}
+
+/// A bound's message says what the result lacks beyond it (`races`
+/// said "outcomes beyond this point are missing") and names the flag as
+/// the user set it (`--max-memory 1K` was called "by default 4/5 of the
+/// machine's").
+#[test]
+fn bounds_say_what_they_cut_and_how_they_were_set() {
+    let (code, out, _) = relaxlab(&[
+        "races",
+        "litmus/bench/bench-SB4x4.litmus",
+        "--model",
+        "sc",
+        "--max-states",
+        "100",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains(
+            "PARTIAL: stopped after 100 states (--max-states); races beyond it are missing"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("outcomes"), "{out}");
+    let (code, out, _) = relaxlab(&[
+        "races",
+        "litmus/bench/bench-SB4x4.litmus",
+        "--model",
+        "sc",
+        "--max-states",
+        "100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        json(&out)[0]["bounds"][0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("races beyond it are missing"),
+        "{out}"
+    );
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "litmus/bench/bench-SB4x4.litmus",
+        "--model",
+        "tso",
+        "--max-memory",
+        "1K",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("passed 1 KiB (--max-memory);"), "{out}");
+    assert!(!out.contains("by default"), "{out}");
 }
 
 #[test]

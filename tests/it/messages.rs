@@ -447,3 +447,216 @@ fn repair_json_bounds_agree_with_their_nouns() {
     let (_, table, _) = relaxlab(&["repair", SB, "--model", "tso", "--max-states", "25"]);
     assert!(table.contains("  1 placement undecided "), "{table}");
 }
+
+/// Model names: one in other case is suggested (`--model TSO` got no
+/// suggestion), and an empty one, from two commas in a row, is called so
+/// (it was "unknown operational model ``", did you mean `sc`?).
+#[test]
+fn model_names_in_other_case_or_empty_are_named_helpfully() {
+    let (code, _, err) = relaxlab(&["run", SB, "--model", "TSO"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `tso`?"), "{err}");
+    let (code, _, err) = relaxlab(&["run", SB, "--axiomatic", "RC11"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `rc11`?"), "{err}");
+    let (code, _, err) = relaxlab(&["run", SB, "--model", "tso,,pso"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("an empty operational model name"), "{err}");
+    assert!(err.contains("one comma between two names"), "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
+    let (code, _, err) = relaxlab(&["compare", SB, "--models", "PSO"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean `pso`?"), "{err}");
+}
+
+/// Threads are numbered in the order declared: with `thread P1` first,
+/// `1:r0` names `P0`. That runs, but is warned about, at the number.
+#[test]
+fn a_thread_number_naming_another_p_thread_is_warned_about() {
+    let dir = support::scratch("thread-numbers");
+    let file = dir.join("swapped.litmus");
+    std::fs::write(
+        &file,
+        "test Swapped\ninit { x = 0; }\nthread P1 { r0 = load(x, rlx); }\nthread P0 { store(x, 1, rlx); r0 = load(x, rlx); }\nexists (1:r0 = 1)\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    for command in ["run", "check"] {
+        let (code, _, err) = relaxlab(&[command, path]);
+        assert_eq!(code, 0, "{command}: {err}");
+        let err = support::flat(&err);
+        assert!(
+            err.contains("`1:` names thread 1, which is `P0`, not `P1`"),
+            "{command}: {err}"
+        );
+        assert!(err.contains("`P1` is thread 0"), "{command}: {err}");
+    }
+    let (_, _, err) = relaxlab(&["run", "litmus/classic/MP.litmus"]);
+    assert!(err.is_empty(), "{err}");
+}
+
+/// A missing include of a cat model named without a directory said
+/// "looked in ;": the current directory, which it names `.`.
+#[test]
+fn a_missing_include_names_where_it_was_looked_for() {
+    let dir = support::scratch("cat-include");
+    std::fs::write(
+        dir.join("m.cat"),
+        "include \"nothere.cat\"\nacyclic po | rf as x\n",
+    )
+    .unwrap();
+    let sb = support::root().join(SB).to_string_lossy().into_owned();
+    let r = binary_in(Some(&dir), &["run", &sb, "--cat", "m.cat"], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let err = support::flat(&r.err);
+    assert!(err.contains("looked in .; add a directory"), "{err}");
+}
+
+/// A `[cat]` model of relaxlab.toml that cannot be read is said so: `check`
+/// said "a cat model does not compile".
+#[test]
+fn a_missing_cat_model_of_relaxlab_toml_is_named_as_unreadable() {
+    let dir = support::scratch("config-cat-missing");
+    std::fs::write(
+        dir.join("relaxlab.toml"),
+        "[cat]\nmine = \"models/none.cat\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("T.litmus"),
+        "test T\ninit { x = 0; }\nthread P0 { r0 = load(x, rlx); }\nexists (P0:r0 = 0)\nexpect { cat.mine: always; }\n",
+    )
+    .unwrap();
+    let r = binary_in(Some(&dir), &["check", "T.litmus"], b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    assert!(!r.out.contains("does not compile"), "{}", r.out);
+    assert!(
+        support::flat(&r.out).contains("a cat model it names: cannot read"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("none.cat"), "{}", r.out);
+}
+
+/// A `~exists` table read backwards: under tso it said `1 satisfying the
+/// condition` and starred the row that contradicts it. The condition line
+/// now says whether a `~exists` or `forall` condition holds (herd7's Ok
+/// and No), and the footer counts the rows that contradict it, the ones
+/// starred.
+#[test]
+fn not_exists_and_forall_tables_say_whether_the_condition_holds() {
+    let dir = support::scratch("quantifiers");
+    let sb = std::fs::read_to_string(support::root().join(SB)).unwrap();
+    let not_exists = dir.join("SB-not-exists.litmus");
+    std::fs::write(&not_exists, sb.replace("\nexists", "\n~exists")).unwrap();
+    let (code, out, err) = relaxlab(&["run", not_exists.to_str().unwrap(), "--model", "sc,tso"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("~exists (P0:r0 = 0 /\\ P1:r0 = 0): holds (Ok)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("~exists (P0:r0 = 0 /\\ P1:r0 = 0): fails (No)\n"),
+        "{out}"
+    );
+    assert!(out.contains("  *     0      0  non-SC\n"), "{out}");
+    assert!(
+        out.contains("4 outcomes, 1 contradicting the condition;"),
+        "{out}"
+    );
+    assert!(!out.contains("satisfying"), "{out}");
+
+    let forall = dir.join("SB-forall.litmus");
+    std::fs::write(
+        &forall,
+        sb.replace(
+            "\nexists (P0:r0 = 0 /\\ P1:r0 = 0)",
+            "\nforall (P0:r0 = 1 \\/ P1:r0 = 1)",
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = relaxlab(&["run", forall.to_str().unwrap(), "--model", "sc,tso"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1): holds (Ok)\n"), "{out}");
+    assert!(out.contains("1): fails (No)\n"), "{out}");
+    assert!(out.contains("  *     0      0  non-SC\n"), "{out}");
+    assert!(
+        out.contains("3 outcomes, 0 contradicting the condition;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("4 outcomes, 1 contradicting the condition;"),
+        "{out}"
+    );
+
+    // Sampling that saw no counterexample decides nothing.
+    let (_, out, _) = relaxlab(&[
+        "run",
+        not_exists.to_str().unwrap(),
+        "--model",
+        "sc",
+        "--sample",
+        "5",
+    ]);
+    assert!(
+        out.contains("undecided: no counterexample in 5 runs"),
+        "{out}"
+    );
+}
+
+/// A file with no `expect` entry checks nothing: `check` said `ok ... (0
+/// expectations)` and counted it as passed.
+#[test]
+fn check_does_not_count_a_file_without_expectations_as_passed() {
+    let dir = support::scratch("no-expectations");
+    let file = dir.join("plain.litmus");
+    std::fs::write(
+        &file,
+        "test Plain\ninit { x = 0; }\nthread P0 { store(x, 1, rlx); }\nexists (x = 1)\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let (code, out, err) = relaxlab(&["check", path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("ok "), "{out}");
+    assert!(out.contains("no `expect` entry, nothing checked"), "{out}");
+    assert!(
+        out.ends_with("0 passed, 0 failed, 1 with nothing to check\n"),
+        "{out}"
+    );
+    let (_, out, _) = relaxlab(&["check", path, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["files"][0]["status"], "unchecked", "{out}");
+    assert_eq!(
+        (v["passed"].as_u64(), v["unchecked"].as_u64()),
+        (Some(0), Some(1))
+    );
+}
+
+/// `run --help` did not say which model runs when none is named.
+#[test]
+fn run_help_says_which_model_runs_by_default() {
+    let (code, out, _) = relaxlab(&["run", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        support::flat(&out).contains("Without --model, --axiomatic or --cat: the `models` and `axiomatic` of relaxlab.toml, else sc"),
+        "{out}"
+    );
+}
+
+/// `models = "tso"` in relaxlab.toml said `expected a sequence` and
+/// listed the keys, not what their values are.
+#[test]
+fn a_relaxlab_toml_value_of_the_wrong_type_is_told_the_types() {
+    let dir = support::scratch("config-types");
+    std::fs::write(dir.join("relaxlab.toml"), "models = \"tso\"\n").unwrap();
+    std::fs::copy(support::root().join(SB), dir.join("SB.litmus")).unwrap();
+    let r = binary_in(Some(&dir), &["run", "SB.litmus"], b"");
+    assert_eq!(r.code, Some(2), "{}", r.err);
+    let err = support::flat(&r.err);
+    assert!(err.contains("expected a sequence"), "{err}");
+    assert!(
+        err.contains("models = [\"sc\", \"tso\"] and axiomatic = [\"rc11\"] (lists of names)"),
+        "{err}"
+    );
+}

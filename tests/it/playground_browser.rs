@@ -8,6 +8,15 @@
 //! outcome (`r0 = 0` on both threads), goes back and forward, and saves a
 //! screenshot to `target/playground-screenshot.png`.
 //!
+//! It draws execution graphs at two window sizes and measures them in the
+//! page (every node's label inside its box, the threads' columns left to
+//! right in order, no edge label over another or over a box), saving a
+//! screenshot of each (`target/playground-graph-WIDTH.png`). It follows
+//! links with bad parameters (a test not in the library, unknown models,
+//! mapping and unroll) and checks that the page names each one and runs
+//! nothing, that the header stops naming a library file once the editor
+//! holds another test, and that a partial result names the server's bound.
+//!
 //! Without chromium and chromedriver the test says loudly that it skipped
 //! and passes, on a developer's machine only: under CI (`CI` set) it
 //! fails, and `.ci/run` installs both.
@@ -250,8 +259,13 @@ async fn drive(client: &Client, url: &str) {
     eprintln!("playground screenshot: {}", path.display());
 }
 
-#[test]
-fn sb_runs_and_steps_to_the_weak_outcome_in_chromium() {
+/// Runs `drive` against a playground with `limits` in headless chromium;
+/// skips (loudly, and only off CI) without chromium and chromedriver.
+fn in_chromium<F, Fut>(limits: relaxlab::serve::Limits, drive: F)
+where
+    F: FnOnce(Client, String) -> Fut,
+    Fut: std::future::Future<Output = Client>,
+{
     let (Some(chromium), Some(driver)) = (
         program("chromium").or_else(|| program("chromium-browser")),
         program("chromedriver"),
@@ -272,8 +286,7 @@ fn sb_runs_and_steps_to_the_weak_outcome_in_chromium() {
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
-        let app = relaxlab::serve::App::new(relaxlab::serve::Limits::default(), "127.0.0.1", port)
-            .unwrap();
+        let app = relaxlab::serve::App::new(limits, "127.0.0.1", port).unwrap();
         tokio::spawn(async move {
             axum::serve(listener, relaxlab::serve::router(app))
                 .await
@@ -289,8 +302,10 @@ fn sb_runs_and_steps_to_the_weak_outcome_in_chromium() {
                 .spawn()
                 .expect("chromedriver starts"),
         );
-        let profile =
-            std::env::temp_dir().join(format!("relaxlab-chromium-{}", std::process::id()));
+        let profile = std::env::temp_dir().join(format!(
+            "relaxlab-chromium-{}-{driver_port}",
+            std::process::id()
+        ));
         let mut caps = serde_json::Map::new();
         caps.insert(
             "goog:chromeOptions".into(),
@@ -323,9 +338,282 @@ fn sb_runs_and_steps_to_the_weak_outcome_in_chromium() {
             }
         };
         let url = format!("http://127.0.0.1:{port}/");
-        let result = tokio::time::timeout(Duration::from_secs(180), drive(&client, &url)).await;
-        let _ = client.close().await;
+        let result = tokio::time::timeout(Duration::from_secs(300), drive(client, url)).await;
         let _ = std::fs::remove_dir_all(&profile);
-        result.expect("the browser test timed out");
+        let client = result.expect("the browser test timed out");
+        let _ = client.close().await;
+    });
+}
+
+#[test]
+fn sb_runs_and_steps_to_the_weak_outcome_in_chromium() {
+    in_chromium(
+        relaxlab::serve::Limits::default(),
+        |client, url| async move {
+            drive(&client, &url).await;
+            client
+        },
+    );
+}
+
+/// Where the screenshots go: the target directory.
+fn screenshot_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| support::root().join("target"));
+    std::fs::create_dir_all(&target).unwrap();
+    target
+}
+
+/// What is wrong with the drawing of the graph shown in the page, measured
+/// in the SVG: a node label outside its box, thread columns out of order
+/// (or overlapping), an edge label over another or over a box. Each
+/// problem is one line naming what it concerns.
+const GRAPH_PROBLEMS: &str = r#"
+const svg = document.querySelector('.graph svg');
+const problems = [];
+const shape = (g) => g.querySelector('polygon, path, ellipse').getBBox();
+const over = (a, b) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5
+  && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+const nodes = [];
+for (const n of svg.querySelectorAll('g.node')) {
+  const texts = [...n.querySelectorAll('text')];
+  if (texts.length === 0) continue;
+  const box = shape(n);
+  nodes.push(box);
+  for (const t of texts) {
+    const r = t.getBBox();
+    if (r.x < box.x - 0.5 || r.x + r.width > box.x + box.width + 0.5
+        || r.y < box.y - 0.5 || r.y + r.height > box.y + box.height + 0.5) {
+      problems.push(`node label "${t.textContent}" spills out of its box`);
+    }
+  }
+}
+const columns = [...svg.querySelectorAll('g.cluster')]
+  .map((c) => ({ name: c.querySelector('title').textContent, box: shape(c) }))
+  .filter((c) => /^cluster_t\d+$/.test(c.name))
+  .map((c) => ({ thread: Number(c.name.slice('cluster_t'.length)), box: c.box }))
+  .sort((a, b) => a.thread - b.thread);
+for (let i = 1; i < columns.length; i++) {
+  const [left, right] = [columns[i - 1], columns[i]];
+  if (left.box.x + left.box.width > right.box.x) {
+    problems.push(`thread ${left.thread} is not left of thread ${right.thread}`);
+  }
+}
+const labels = [...svg.querySelectorAll('g.edge text')]
+  .map((t) => ({ text: t.textContent, box: t.getBBox() }));
+for (let i = 0; i < labels.length; i++) {
+  for (let j = i + 1; j < labels.length; j++) {
+    if (over(labels[i].box, labels[j].box)) {
+      problems.push(`edge labels "${labels[i].text}" and "${labels[j].text}" overlap`);
+    }
+  }
+  for (const box of nodes) {
+    if (over(labels[i].box, box)) problems.push(`edge label "${labels[i].text}" lies over a box`);
+  }
+}
+return { problems, threads: columns.length, labels: labels.length, nodes: nodes.length };
+"#;
+
+/// Opens `query`, clicks the row whose values are `row` (as the table
+/// shows them), and measures its graph; saves a screenshot as `name`.
+async fn graph_of(client: &Client, url: &str, query: &str, row: &[&str], name: &str) -> Value {
+    client.goto(&format!("{url}?{query}")).await.unwrap();
+    wait_until(client, "document.body.dataset.ready === 'true'", "the page").await;
+    let rows = "document.querySelectorAll('section.run tr.row')";
+    wait_until(client, &format!("{rows}.length > 0"), "the table").await;
+    let values = serde_json::to_string(row).unwrap();
+    let clicked = eval(
+        client,
+        &format!(
+            "(() => {{ for (const tr of {rows}) {{
+                 const v = [...tr.querySelectorAll('td')].slice(1, {n} + 1).map((td) => td.textContent);
+                 if (JSON.stringify(v) === JSON.stringify({values})) {{ tr.click(); return true; }}
+               }} return false; }})()",
+            n = row.len()
+        ),
+    )
+    .await;
+    assert_eq!(clicked, json!(true), "no row {row:?} at {query}");
+    wait_until(client, "document.querySelector('.graph svg')", "the graph").await;
+    client
+        .execute("document.querySelector('.graph').scrollIntoView();", vec![])
+        .await
+        .unwrap();
+    let measured = client
+        .execute(GRAPH_PROBLEMS, vec![])
+        .await
+        .expect("the page runs scripts");
+    let png = client.screenshot().await.unwrap();
+    let path = screenshot_dir().join(format!("playground-graph-{name}.png"));
+    std::fs::write(&path, png).unwrap();
+    eprintln!("graph screenshot: {}", path.display());
+    measured
+}
+
+#[test]
+fn execution_graphs_read_well_at_two_window_sizes() {
+    in_chromium(
+        relaxlab::serve::Limits::default(),
+        |client, url| async move {
+            for (width, height) in [(1600, 1250), (1000, 800)] {
+                client.set_window_size(width, height).await.unwrap();
+                for (query, row, threads, name) in [
+                    // A lifted witness: MP's weak outcome under pso.
+                    ("test=classic/MP.litmus&model=pso", &["1", "0"][..], 2, "mp"),
+                    // Four threads, and the edges of IRIW's readers within a
+                    // row, which dot used to let reorder the columns.
+                    (
+                        "test=classic/IRIW.litmus&model=ax.pso",
+                        &["1", "0", "1", "1"][..],
+                        4,
+                        "iriw",
+                    ),
+                    // A fork and an RMW under c11r.
+                    (
+                        "test=seeds/TSAN11-fig4.litmus&model=c11r",
+                        &["1"][..],
+                        3,
+                        "tsan11",
+                    ),
+                ] {
+                    let measured =
+                        graph_of(&client, &url, query, row, &format!("{name}-{width}")).await;
+                    assert_eq!(
+                        measured["problems"],
+                        json!([]),
+                        "{query} at {width}x{height}: {measured:#}"
+                    );
+                    assert_eq!(measured["threads"], json!(threads), "{query}: {measured}");
+                    assert!(measured["labels"].as_u64().unwrap() >= 4, "{measured}");
+                }
+            }
+            client
+        },
+    );
+}
+
+/// The text of the element `selector`.
+async fn text_of(client: &Client, selector: &str) -> String {
+    eval(
+        client,
+        &format!("(document.querySelector('{selector}') || {{}}).textContent || ''"),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// Opens `query` and waits for the page.
+async fn open(client: &Client, url: &str, query: &str) {
+    client.goto(&format!("{url}?{query}")).await.unwrap();
+    wait_until(client, "document.body.dataset.ready === 'true'", "the page").await;
+}
+
+#[test]
+fn bad_links_are_named_and_run_nothing() {
+    let limits = relaxlab::serve::Limits {
+        max_states: 40,
+        ..relaxlab::serve::Limits::default()
+    };
+    in_chromium(limits, |client, url| async move {
+        let runs = "document.querySelectorAll('section.run').length";
+        for (query, named) in [
+            (
+                "test=classic/NOPE.litmus&model=tso",
+                "test=classic/NOPE.litmus: no test `classic/NOPE.litmus` in the library",
+            ),
+            (
+                "test=classic/SB.litmus&model=ax.bogus",
+                "model=ax.bogus: unknown model `ax.bogus`",
+            ),
+            (
+                "test=classic/SB.litmus&model=tso,bogus",
+                "model=tso,bogus: unknown model `bogus`",
+            ),
+            (
+                "test=classic/SB.litmus&model=TSO",
+                "unknown model `TSO` (did you mean `tso`?)",
+            ),
+            (
+                "test=classic/SB.litmus&model=tso,,pso",
+                "model=tso,,pso: an empty model name",
+            ),
+            (
+                "test=classic/SB.litmus&model=tso&mapping=weird",
+                "mapping=weird: unknown mapping",
+            ),
+            (
+                "test=classic/SB.litmus&model=tso&unroll=lots",
+                "unroll=lots: not a number of unrollings",
+            ),
+            (
+                "test=classic/SB.litmus&modle=tso",
+                "unknown parameter `modle` (did you mean `model`?)",
+            ),
+        ] {
+            open(&client, &url, query).await;
+            let notice = text_of(&client, "#notice").await;
+            assert!(notice.contains(named), "?{query}: {notice:?}");
+            assert_eq!(eval(&client, runs).await, json!(0), "?{query} ran");
+            let status = text_of(&client, "#run-status").await;
+            assert!(!status.contains("empty"), "?{query}: {status}");
+        }
+
+        // Nothing selected: Run says so, and runs nothing (it used to run
+        // sc in place).
+        open(&client, &url, "test=classic/SB.litmus").await;
+        for input in client
+            .find_all(Locator::Css("input[name=model]:checked"))
+            .await
+            .unwrap()
+        {
+            input.click().await.unwrap();
+        }
+        client
+            .find(Locator::Id("run"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        wait_until(
+            &client,
+            "document.querySelector('#run-status').textContent.includes('choose at least one model')",
+            "the no-model status",
+        )
+        .await;
+        assert_eq!(eval(&client, runs).await, json!(0));
+
+        // The header names the library file, `(edited)` once changed, and
+        // the test once the text is another test altogether.
+        let set = |text: String| {
+            format!(
+                "const a = document.querySelector('#source'); a.value = {};                  a.dispatchEvent(new Event('input'));",
+                serde_json::to_string(&text).unwrap()
+            )
+        };
+        assert_eq!(text_of(&client, "#test-name").await, "classic/SB.litmus");
+        let sb = std::fs::read_to_string(support::root().join("litmus/classic/SB.litmus")).unwrap();
+        client
+            .execute(&set(sb.replace("store(x, 1", "store(x, 2")), vec![])
+            .await
+            .unwrap();
+        assert_eq!(
+            text_of(&client, "#test-name").await,
+            "classic/SB.litmus (edited)"
+        );
+        let mp = std::fs::read_to_string(support::root().join("litmus/classic/MP.litmus")).unwrap();
+        client.execute(&set(mp), vec![]).await.unwrap();
+        assert_eq!(text_of(&client, "#test-name").await, "MP");
+
+        // A partial result names the server's bound, not a flag of `run`.
+        open(&client, &url, "test=classic/IRIW.litmus&model=tso").await;
+        wait_until(&client, "document.querySelector('.bound')", "the bound").await;
+        let bound = text_of(&client, ".bound").await;
+        assert!(bound.contains("relaxlab serve --max-states"), "{bound}");
+        assert!(!bound.contains("(--max-states)"), "{bound}");
+        client
     });
 }

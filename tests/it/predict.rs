@@ -148,12 +148,17 @@ fn several_files_exit_with_the_most_severe() {
 /// The run counts of a sampled table, by the value of its last column
 /// but one (`threadB:r1` of C11TESTER Fig. 4).
 fn r1_counts(out: &str) -> std::collections::BTreeMap<i64, u64> {
+    // The rows: `x`, `threadB:r1` and the count of runs, all numbers
+    // (a `forall` table stars only the rows that contradict it).
     out.lines()
-        .filter(|l| l.trim_start().starts_with('*'))
-        .map(|l| {
-            let cols: Vec<&str> = l.split_whitespace().collect();
-            let n = cols.len();
-            (cols[n - 2].parse().unwrap(), cols[n - 1].parse().unwrap())
+        .filter_map(|l| {
+            let cols: Vec<i64> = l
+                .split_whitespace()
+                .filter(|c| *c != "*")
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .ok()?;
+            (cols.len() == 3).then(|| (cols[1], cols[2] as u64))
         })
         .collect()
 }

@@ -138,7 +138,14 @@ fn run_answers_the_document_of_run_format_json() {
             let (code, out, err) = support::relaxlab(&args);
             assert_eq!((code, err.as_str()), (0, ""));
             let cli: Value = serde_json::from_str(&out).unwrap();
-            assert_eq!(answer["runs"], cli, "{path}");
+            // The playground's runs add the condition's reading, which
+            // `run --format json` leaves to its `verdict` and `satisfies`.
+            let mut runs = answer["runs"].clone();
+            for run in runs.as_array_mut().unwrap() {
+                let reading = run.as_object_mut().unwrap().remove("reading");
+                assert_eq!(reading.unwrap()["quantifier"], json!("exists"), "{path}");
+            }
+            assert_eq!(runs, cli, "{path}");
             assert_eq!(answer["diagnostics"], json!([]));
             assert_eq!(answer["exit"], json!(0));
         }
@@ -233,7 +240,13 @@ fn diagnostics_carry_spans_in_the_source_sent() {
 
         // A herd7 test whose error lies in the herd text: spans in it.
         let herd = "C T\n{ x = 0; }\nP0 (atomic_int* x) { atomic_store_explicit(x, 1, memory_order_relaxed) }\nexists (x=1)\n";
-        let (_, answer) = send(&app, "POST", "/api/run", Some(json!({ "source": herd }))).await;
+        let (_, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": herd, "models": ["sc"] })),
+        )
+        .await;
         assert_eq!(answer["exit"], json!(2), "{answer}");
     });
 }
@@ -268,6 +281,39 @@ fn bad_requests_are_refused_with_a_reason() {
             .as_str()
             .unwrap()
             .contains("unknown strategy"));
+        // Every bad parameter is named: no model (the page used to run sc
+        // in its place), an unknown mapping (axum's raw serde message).
+        let sb = source("litmus/classic/SB.litmus");
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": sb, "models": [] })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(
+            answer["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("`models` is empty"),
+            "{answer}"
+        );
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": sb, "models": ["sc"], "mapping": "weird" })),
+        )
+        .await;
+        assert!(status.is_client_error());
+        assert!(
+            answer["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("`mapping`: unknown variant `weird`, expected `standard` or `plain`"),
+            "{answer}"
+        );
         let (status, _) = send(&app, "GET", "/api/library/../Cargo.toml", None).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
         let (status, _) = send(&app, "GET", "/etc/passwd", None).await;
@@ -407,10 +453,10 @@ fn a_request_past_its_memory_budget_stops_and_says_so() {
         let run = endless_run(&app).await;
         assert_eq!(run["bounds"][0]["kind"], json!("max-memory"), "{run}");
         assert!(
-            run["bounds"][0]["message"]
-                .as_str()
-                .unwrap()
-                .contains("grew by more than 1 MiB (--max-memory)"),
+            run["bounds"][0]["message"].as_str().unwrap().contains(
+                "grew by more than 1 MiB (the playground's memory budget per request, \
+                     relaxlab serve --max-memory)"
+            ),
             "{run}"
         );
     });
@@ -672,6 +718,39 @@ fn a_long_exploration_stops_at_the_time_limit_and_says_so() {
     });
 }
 
+/// A partial answer names the bound by the server's limit, which a person
+/// at the page can see (`relaxlab serve --help`), not by a flag of `run`
+/// they cannot pass; or by the request's own field when it asked for less.
+#[test]
+fn a_partial_answer_names_the_servers_bound() {
+    on_runtime(async {
+        let app = app(Limits {
+            max_states: 50,
+            ..Limits::default()
+        });
+        let message = |run: &Value| run["bounds"][0]["message"].as_str().unwrap().to_string();
+        let run = endless_run(&app).await;
+        assert!(
+            message(&run)
+                .contains("(the playground's bound per exploration, relaxlab serve --max-states)"),
+            "{run}"
+        );
+        let (_, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": ENDLESS, "models": ["pslo"], "max_states": 10 })),
+        )
+        .await;
+        let run = &answer["runs"][0];
+        assert!(
+            message(run).contains("(the request's `max_states`)"),
+            "{run}"
+        );
+        assert!(!message(run).contains("--max-states"), "{run}");
+    });
+}
+
 #[test]
 fn requests_are_served_concurrently_within_the_limit() {
     on_runtime(async {
@@ -726,8 +805,13 @@ fn a_huge_pasted_test_is_answered() {
             "test Huge\nthread P0 {{ {} }}",
             "store(x, 1, rlx) ".repeat(10_000)
         );
-        let (status, answer) =
-            send(&app, "POST", "/api/run", Some(json!({ "source": broken }))).await;
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": broken, "models": ["sc"] })),
+        )
+        .await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(answer["exit"], json!(2));
     });
@@ -780,5 +864,30 @@ fn an_axiomatic_run_past_its_deadline_stops_and_says_so() {
         .await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         assert_eq!(answer["exit"], json!(0), "{answer}");
+    });
+}
+
+/// Under `~exists` the rows the table stars are those that contradict the
+/// condition, and the run says that it fails: the playground showed
+/// `~exists` tables as if the condition were `exists`.
+#[test]
+fn a_not_exists_condition_is_read_as_what_it_says() {
+    on_runtime(async {
+        let app = app(Limits::default());
+        let sb = source("litmus/classic/SB.litmus").replace("\nexists", "\n~exists");
+        let (status, answer) = send(
+            &app,
+            "POST",
+            "/api/run",
+            Some(json!({ "source": sb, "models": ["sc", "tso"] })),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let reading = |i: usize| answer["runs"][i]["reading"].clone();
+        assert_eq!(reading(0)["quantifier"], json!("~exists"));
+        assert_eq!(reading(0)["result"], json!("holds (Ok)"));
+        assert_eq!(reading(0)["decides"], json!([false, false, false]));
+        assert_eq!(reading(1)["result"], json!("fails (No)"));
+        assert_eq!(reading(1)["decides"], json!([true, false, false, false]));
     });
 }

@@ -4,6 +4,11 @@
 //! the terminal turns into SIGINT) stops the exploration and prints what
 //! was found so far, with exit code 130.
 //!
+//! The screen a person sees is what counts: [`Screen`] replays the bytes
+//! written to the terminal as a terminal would (line wrap, cursor moves,
+//! erases), so that a test can check what is left on it, in a wide and
+//! in a 40-column terminal.
+//!
 //! Time limits here only catch a hang (a deadlock on the terminal is how
 //! these tests failed before); nothing is asserted about how long a run
 //! takes.
@@ -31,10 +36,15 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
+        Session::start_in(120, args)
+    }
+
+    /// relaxlab on a terminal `cols` columns wide.
+    fn start_in(cols: u16, args: &[&str]) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: 40,
-                cols: 120,
+                cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -141,6 +151,134 @@ impl Drop for Session {
     }
 }
 
+/// A terminal's screen, rebuilt from the bytes written to it: printable
+/// characters (one column each), carriage return, line feed, the cursor
+/// moves `ESC [ n A/B/C/D`, and the erases `ESC [ K` and `ESC [ 2 K`; a
+/// character written past the last column wraps to the next line, as
+/// xterm does (the cursor waits in the last column until then).
+struct Screen {
+    width: usize,
+    lines: Vec<Vec<char>>,
+    row: usize,
+    col: usize,
+    pending_wrap: bool,
+}
+
+impl Screen {
+    fn of(bytes: &str, width: usize) -> Screen {
+        let mut screen = Screen {
+            width,
+            lines: vec![vec![' '; width]],
+            row: 0,
+            col: 0,
+            pending_wrap: false,
+        };
+        let mut chars = bytes.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\x1b' => {
+                    if chars.peek() != Some(&'[') {
+                        chars.next();
+                        continue;
+                    }
+                    chars.next();
+                    let mut arg = String::new();
+                    let mut command = ' ';
+                    for c in chars.by_ref() {
+                        if c.is_ascii_alphabetic() || c == '~' {
+                            command = c;
+                            break;
+                        }
+                        arg.push(c);
+                    }
+                    screen.control(&arg, command);
+                }
+                '\r' => {
+                    screen.col = 0;
+                    screen.pending_wrap = false;
+                }
+                '\n' => screen.down(1),
+                c if c.is_control() => {}
+                c => screen.put(c),
+            }
+        }
+        screen
+    }
+
+    fn down(&mut self, n: usize) {
+        self.row += n;
+        while self.lines.len() <= self.row {
+            self.lines.push(vec![' '; self.width]);
+        }
+        self.pending_wrap = false;
+    }
+
+    fn put(&mut self, c: char) {
+        if self.pending_wrap {
+            self.down(1);
+            self.col = 0;
+        }
+        self.lines[self.row][self.col] = c;
+        if self.col + 1 == self.width {
+            self.pending_wrap = true;
+        } else {
+            self.col += 1;
+        }
+    }
+
+    fn control(&mut self, arg: &str, command: char) {
+        if arg.starts_with('?') {
+            return;
+        }
+        let n: usize = arg.parse().unwrap_or(1).max(1);
+        match command {
+            'A' => {
+                self.row = self.row.saturating_sub(n);
+                self.pending_wrap = false;
+            }
+            'B' => self.down(n),
+            'C' => self.col = (self.col + n).min(self.width - 1),
+            'D' => self.col = self.col.saturating_sub(n),
+            'K' => {
+                let from = if arg == "2" { 0 } else { self.col };
+                for cell in &mut self.lines[self.row][from..] {
+                    *cell = ' ';
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The lines on the screen, trailing blanks removed.
+    fn text(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .map(|l| l.iter().collect::<String>().trim_end().to_string())
+            .collect()
+    }
+}
+
+/// What a person would see of a progress line at the end: every line of
+/// the final screen that shows one, and every drawing of one that was
+/// too wide for the terminal (it wraps, and its first line stays behind).
+fn progress_left_on(screen: &str, width: usize) -> Vec<String> {
+    let mut left: Vec<String> = Screen::of(screen, width)
+        .text()
+        .into_iter()
+        .filter(|l| l.contains("exploring under"))
+        .collect();
+    for drawing in screen.split('\r').filter(|d| d.contains("exploring under")) {
+        let shown = drawing.split('\x1b').next().unwrap_or_default();
+        if shown.chars().count() + 2 > width {
+            left.push(format!(
+                "drawn {} columns wide: {shown}",
+                shown.chars().count()
+            ));
+        }
+    }
+    left
+}
+
 /// The progress bar's last drawing is followed by an erase of its line
 /// (`ESC [ 2K`) before `then` is printed.
 fn bar_cleared_before(screen: &str, then: &str) -> bool {
@@ -154,22 +292,28 @@ fn bar_cleared_before(screen: &str, then: &str) -> bool {
     }
 }
 
+/// In a 40-column terminal the progress line used to wrap, and its first
+/// line stayed on the screen after the table: it is now cut to the width,
+/// and erased before the table.
 #[test]
 fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finishes() {
     // 7,026,248 states under tso without reduction, about 6 s on one
     // worker: well past the second after which the bar shows. (2+2W4x4,
     // once several seconds, took about one by 2026-11-25, and the bar no
     // longer showed on an idle machine.)
-    let mut session = Session::start(&[
-        "run",
-        "litmus/bench/bench-IRIW3x3.litmus",
-        "--model",
-        "tso",
-        "--reduction",
-        "none",
-        "-j",
-        "1",
-    ]);
+    let mut session = Session::start_in(
+        40,
+        &[
+            "run",
+            "litmus/bench/bench-IRIW3x3.litmus",
+            "--model",
+            "tso",
+            "--reduction",
+            "none",
+            "-j",
+            "1",
+        ],
+    );
     let (code, screen) = session.finish();
     assert_eq!(code, 0, "{screen}");
     assert!(
@@ -181,6 +325,11 @@ fn a_long_exploration_on_a_terminal_shows_and_clears_its_progress_bar_and_finish
         "the progress bar is not cleared before the table:\n{screen:?}"
     );
     assert!(screen.contains("220 outcomes"), "{screen}");
+    assert_eq!(
+        progress_left_on(&screen, 40),
+        Vec::<String>::new(),
+        "{screen:?}"
+    );
 }
 
 #[test]
@@ -226,35 +375,49 @@ fn check_and_races_show_the_progress_bar_of_a_long_exploration() {
     );
 }
 
+/// Ctrl-C used to leave the progress line on the screen above the partial
+/// table: the line filled the terminal's width, so the `^C` the terminal
+/// echoes wrapped to a new line, and the erase that followed cleared that
+/// line instead. Wide and 40 columns alike.
 #[test]
 fn ctrl_c_stops_the_exploration_and_prints_the_partial_table_with_exit_130() {
     // About 6 s under tso without reduction on one worker: interrupted
     // as soon as the bar shows, after the first second.
-    let mut session = Session::start(&[
-        "run",
-        "litmus/bench/bench-IRIW3x3.litmus",
-        "--model",
-        "tso",
-        "--reduction",
-        "none",
-        "-j",
-        "1",
-    ]);
-    session.wait_for("exploring under tso");
-    let (code, screen) = session.ctrl_c(Duration::ZERO);
-    assert_eq!(code, 130, "{screen}");
-    assert!(
-        screen.contains("under tso (exhaustive)") && screen.contains("(PARTIAL)"),
-        "no partial table:\n{screen}"
-    );
-    assert!(
-        screen.contains("PARTIAL: interrupted (Ctrl-C)"),
-        "the table does not say it was interrupted:\n{screen}"
-    );
-    assert!(
-        bar_cleared_before(&screen, "under tso (exhaustive)"),
-        "the progress bar is not cleared before the table:\n{screen:?}"
-    );
+    for cols in [120u16, 40] {
+        let mut session = Session::start_in(
+            cols,
+            &[
+                "run",
+                "litmus/bench/bench-IRIW3x3.litmus",
+                "--model",
+                "tso",
+                "--reduction",
+                "none",
+                "-j",
+                "1",
+            ],
+        );
+        session.wait_for("exploring under tso");
+        let (code, screen) = session.ctrl_c(Duration::ZERO);
+        assert_eq!(code, 130, "{screen}");
+        assert!(
+            screen.contains("under tso (exhaustive)") && screen.contains("(PARTIAL)"),
+            "no partial table:\n{screen}"
+        );
+        assert!(
+            screen.contains("PARTIAL: interrupted (Ctrl-C)"),
+            "the table does not say it was interrupted:\n{screen}"
+        );
+        assert!(
+            bar_cleared_before(&screen, "under tso (exhaustive)"),
+            "the progress bar is not cleared before the table:\n{screen:?}"
+        );
+        assert_eq!(
+            progress_left_on(&screen, cols.into()),
+            Vec::<String>::new(),
+            "{cols} columns: {screen:?}"
+        );
+    }
 }
 
 #[test]
@@ -272,11 +435,13 @@ fn ctrl_c_stops_an_axiomatic_run_and_prints_its_partial_table_with_exit_130() {
     // The time line follows the whole ax.sc table (a long table may still
     // be on its way to the terminal when its first line shows).
     session.wait_for("(ax.sc in ");
-    // Typed at once, Ctrl-C can land between the two runs (the output then
-    // stops there, also exit 130); ax.rc11 runs for seconds, so a short
-    // pause puts it inside the second run.
-    let (code, screen) = session.ctrl_c(Duration::from_millis(300));
+    // ax.rc11 runs for seconds (about 5 s in all): its progress line,
+    // counting candidates, shows after the first one, and Ctrl-C typed
+    // then lands inside the run. Axiomatic runs used to show no line.
+    session.wait_for("exploring under ax.rc11: ");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
     assert_eq!(code, 130, "{screen}");
+    assert!(screen.contains(" candidates ("), "{screen}");
     assert!(
         screen.contains("under ax.rc11 (axiomatic)") && screen.contains("(PARTIAL)"),
         "no partial table:\n{screen}"
@@ -285,6 +450,11 @@ fn ctrl_c_stops_an_axiomatic_run_and_prints_its_partial_table_with_exit_130() {
         screen.contains("PARTIAL: interrupted (Ctrl-C)"),
         "the table does not say it was interrupted:\n{screen}"
     );
+    assert!(
+        bar_cleared_before(&screen, "under ax.rc11 (axiomatic)"),
+        "the progress line is not cleared before the table:\n{screen:?}"
+    );
+    assert_eq!(progress_left_on(&screen, 120), Vec::<String>::new());
 }
 
 #[test]
@@ -499,5 +669,35 @@ fn ctrl_c_stops_a_stateless_exploration_after_its_progress_bar_with_exit_130() {
     assert!(
         bar_cleared_before(&screen, "MCR-growth under tso"),
         "the progress bar is not cleared before the table:\n{screen:?}"
+    );
+    assert_eq!(
+        progress_left_on(&screen, 120),
+        Vec::<String>::new(),
+        "{screen:?}"
+    );
+}
+
+/// `compare`'s axiomatic columns showed no progress line: seconds of
+/// silence on a terminal (about 2 s for ax.tso on 2+2W4x4 here, after
+/// about 1 s of tso). Ctrl-C once the line shows.
+#[test]
+fn compare_shows_the_progress_of_its_axiomatic_columns() {
+    let mut session = Session::start(&[
+        "compare",
+        "litmus/bench/bench-2+2W4x4.litmus",
+        "--models",
+        "tso",
+    ]);
+    session.wait_for("exploring under ax.tso: ");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
+    assert_eq!(code, 130, "{screen}");
+    assert!(
+        screen.contains("PARTIAL: ax.tso: interrupted (Ctrl-C)"),
+        "{screen}"
+    );
+    assert_eq!(
+        progress_left_on(&screen, 120),
+        Vec::<String>::new(),
+        "{screen:?}"
     );
 }

@@ -235,7 +235,7 @@ fn expr_prec(e: &Expr) -> u8 {
         ExprKind::Unary(..) => UNARY_PREC,
         // A negative literal reads as a unary minus.
         ExprKind::Int(v) if *v < 0 => UNARY_PREC,
-        ExprKind::Int(_) | ExprKind::Var(_) => ATOM_PREC,
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Var(_) => ATOM_PREC,
     }
 }
 
@@ -268,6 +268,7 @@ fn expr(out: &mut String, e: &Expr, ctx: Ctx) {
     }
     match &e.kind {
         ExprKind::Int(v) => push_int(out, *v),
+        ExprKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         ExprKind::Var(i) => out.push_str(&i.name),
         ExprKind::Unary(op, a) => {
             out.push(match op {

@@ -881,6 +881,16 @@ fn first_access(e: &E<'_>) -> Option<Span> {
     }
 }
 
+/// C11's memory order constants.
+const MEMORY_ORDERS: [&str; 6] = [
+    "memory_order_relaxed",
+    "memory_order_consume",
+    "memory_order_acquire",
+    "memory_order_release",
+    "memory_order_acq_rel",
+    "memory_order_seq_cst",
+];
+
 /// A `memory_order_*` argument in relaxlab spelling.
 fn mem_order(e: &E<'_>, call: Span) -> Result<Order, HerdError> {
     let (word, span) = match e {
@@ -893,26 +903,28 @@ fn mem_order(e: &E<'_>, call: Span) -> Result<Order, HerdError> {
             ))
         }
     };
-    let o =
-        match word {
-            "memory_order_relaxed" => "rlx",
-            "memory_order_acquire" => "acq",
-            "memory_order_release" => "rel",
-            "memory_order_acq_rel" => "acq_rel",
-            "memory_order_seq_cst" => "sc",
-            "memory_order_consume" => return Err(HerdError::unsupported(
+    let o = match word {
+        "memory_order_relaxed" => "rlx",
+        "memory_order_acquire" => "acq",
+        "memory_order_release" => "rel",
+        "memory_order_acq_rel" => "acq_rel",
+        "memory_order_seq_cst" => "sc",
+        "memory_order_consume" => {
+            return Err(HerdError::unsupported(
                 "`memory_order_consume`",
                 span,
                 "relaxlab has no consume; compilers treat it as memory_order_acquire: write that",
-            )),
-            _ => {
-                return Err(HerdError::syntax(
-                    format!("`{word}`"),
-                    "a memory_order_* constant",
-                    span,
-                ))
+            ))
+        }
+        _ => {
+            let mut e = HerdError::syntax(format!("`{word}`"), "a memory_order_* constant", span);
+            if let HerdError::Syntax { help, .. } = &mut e {
+                *help = crate::diag::suggest(word, MEMORY_ORDERS.iter().copied())
+                    .map(|s| format!("did you mean `{s}`?"));
             }
-        };
+            return Err(e);
+        }
+    };
     Ok((o, span))
 }
 

@@ -495,6 +495,7 @@ impl Printer<'_> {
     fn expr(&mut self, e: &Expr, min: u8) -> String {
         match &e.kind {
             ExprKind::Int(v) => v.to_string(),
+            ExprKind::Bool(b) => u8::from(*b).to_string(),
             ExprKind::Var(x) => x.name.clone(),
             ExprKind::Unary(op, a) => {
                 let sym = if *op == UnOp::Neg { "-" } else { "!" };

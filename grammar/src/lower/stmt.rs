@@ -400,7 +400,7 @@ impl Lowerer<'_> {
             MemOrder::Rel | MemOrder::AcqRel => {
                 self.errors.push(
                     LowerError::LoadOrder {
-                        order: ord.order.as_str(),
+                        order: ord.written,
                         span: sspan(ord.span),
                     }
                     .into(),
@@ -431,7 +431,7 @@ impl Lowerer<'_> {
             MemOrder::Acq | MemOrder::AcqRel => {
                 self.errors.push(
                     LowerError::StoreOrder {
-                        order: ord.order.as_str(),
+                        order: ord.written,
                         span: sspan(ord.span),
                     }
                     .into(),
@@ -473,7 +473,7 @@ impl Lowerer<'_> {
             MemOrder::Na | MemOrder::Rel | MemOrder::AcqRel => {
                 self.errors.push(
                     LowerError::CasFailOrder {
-                        order: ord.order.as_str(),
+                        order: ord.written,
                         span: sspan(ord.span),
                     }
                     .into(),
@@ -612,6 +612,7 @@ impl Lowerer<'_> {
     fn expr(&mut self, b: &mut ThreadBuilder, e: &ast::Expr, access: Access<'_>) -> Expr {
         match &e.kind {
             ExprKind::Int(v) => Expr::Const(*v),
+            ExprKind::Bool(b) => Expr::Const(i64::from(*b)),
             ExprKind::Var(i) => {
                 if self.loc(&i.name).is_some() {
                     self.location_in_expr(i, access);

@@ -52,6 +52,7 @@ fn order() -> impl Strategy<Value = Order> {
     .prop_map(|order| Order {
         order,
         span: Span::default(),
+        written: order.as_str(),
     })
 }
 

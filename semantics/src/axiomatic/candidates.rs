@@ -216,6 +216,7 @@ impl Poll<'_> {
             return None;
         }
         self.next = candidates.saturating_add(BUDGET_POLL);
+        self.budget.report(candidates);
         self.budget.exhausted()
     }
 }

@@ -1,9 +1,22 @@
-//! Graphviz rendering of an execution (`--dot FILE`): events in one column
-//! per thread (a `subgraph cluster` each, the init writes in their own),
-//! and the edges herd7 draws: `po` (immediate edges only), `rf`, `co`
-//! (immediate edges only), `fr` (to the immediate `co` successor only, as
-//! herd7 does), `rmw`, `asw` from forks and to joins, and `sc` when known.
-
+//! Graphviz rendering of an execution (`--dot FILE`, the playground):
+//! events in one column per thread (a `subgraph cluster` each), the init
+//! writes above them, and the edges herd7 draws: `po` (immediate edges
+//! only), `rf`, `co` (immediate edges only), `fr` (to the immediate `co`
+//! successor only, as herd7 does), `rmw`, `asw` from forks and to joins,
+//! and `sc` when known.
+//!
+//! The layout is fixed, as in herd7's `-show` pictures, so that a graph
+//! reads the same whatever its edges: the init writes in a row on top
+//! (unboxed, as herd7 draws them, each above the events it relates to),
+//! then the threads left to right in program order (`P0` first), each
+//! event at the height of its position in `po` (or below the fork that
+//! starts its thread and above the join that waits for it), so that the
+//! n-th events of all threads are side by side. Only `po`, `asw` and the
+//! invisible edges of this grid place events; `rf`, `co`, `fr` and the
+//! rest are drawn over it (`constraint=false`). Every label, edge labels
+//! included, is set in Courier, whose widths Graphviz knows without the
+//! font (Viz.js in the playground measures text with built-in metrics,
+//! and knows Courier's), and each edge label has its edge's colour.
 use std::fmt::Write;
 
 use super::execution::{EventKind, Execution};
@@ -72,6 +85,39 @@ pub fn to_dot(program: &Program, ex: &Execution) -> String {
     to_dot_showing(program, ex, &[])
 }
 
+/// The row of each event in the drawing: 0 for the init writes, then the
+/// longest path of `po` and thread-to-thread `asw` edges leading to it,
+/// from 1 for a thread's first event.
+fn rows(ex: &Execution) -> Vec<usize> {
+    let mut row: Vec<usize> = ex
+        .events
+        .iter()
+        .map(|e| e.thread.map_or(0, |_| 1))
+        .collect();
+    let mut edges: Vec<(usize, usize)> = immediate(&ex.po)
+        .pairs()
+        .chain(ex.asw.pairs())
+        .map(|(a, b)| (a.0 as usize, b.0 as usize))
+        .filter(|&(a, b)| ex.events[a].thread.is_some() && ex.events[b].thread.is_some())
+        .collect();
+    edges.sort_unstable();
+    // po ∪ asw is acyclic: a longest path has fewer edges than events, so
+    // this many rounds reach the fixed point.
+    for _ in 0..ex.len() {
+        let mut changed = false;
+        for &(a, b) in &edges {
+            if row[b] < row[a] + 1 {
+                row[b] = row[a] + 1;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    row
+}
+
 /// [`to_dot`], also drawing each relation of `shown` (a cat model's
 /// `show`), every pair an edge labelled with the relation's name.
 pub fn to_dot_showing(program: &Program, ex: &Execution, shown: &[(String, Relation)]) -> String {
@@ -79,7 +125,11 @@ pub fn to_dot_showing(program: &Program, ex: &Execution, shown: &[(String, Relat
     let _ = writeln!(out, "digraph \"{}\" {{", escape(&program.name));
     let _ = writeln!(
         out,
-        "  rankdir=TB; node [shape=box, fontname=\"monospace\"];"
+        "  rankdir=TB; newrank=true; forcelabels=true; nodesep=0.4; ranksep=0.45; fontname=\"Courier\"; fontsize=14;"
+    );
+    let _ = writeln!(
+        out,
+        "  node [shape=box, fontname=\"Courier\", fontsize=12]; edge [fontname=\"Courier\", fontsize=12];"
     );
     let mut threads: Vec<Option<usize>> = ex
         .events
@@ -88,44 +138,76 @@ pub fn to_dot_showing(program: &Program, ex: &Execution, shown: &[(String, Relat
         .collect();
     threads.sort();
     threads.dedup();
-    for t in threads {
-        let (id, name) = match t {
-            None => ("init".to_string(), "init".to_string()),
-            Some(t) => (format!("t{t}"), thread_name(program, t)),
+    for &t in &threads {
+        // The init writes are not boxed (as herd7 draws them): dot then
+        // places each one above the events it is related to.
+        let indent = match t {
+            None => "  ",
+            Some(t) => {
+                let _ = writeln!(out, "  subgraph cluster_t{t} {{");
+                let _ = writeln!(out, "    label=\"{}\";", escape(&thread_name(program, t)));
+                "    "
+            }
         };
-        let _ = writeln!(out, "  subgraph cluster_{id} {{");
-        let _ = writeln!(out, "    label=\"{}\";", escape(&name));
         for (e, ev) in ex.events.iter().enumerate() {
             if ev.thread.map(|t| t.index()) == t {
                 let _ = writeln!(
                     out,
-                    "    e{e} [label=\"{}\"];",
+                    "{indent}e{e} [label=\"{}\"];",
                     escape(&label(program, ex, e))
                 );
             }
         }
-        let _ = writeln!(out, "  }}");
+        if t.is_some() {
+            let _ = writeln!(out, "  }}");
+        }
     }
+    let row = rows(ex);
+    // Left of another event of its row: a column further left, or, among
+    // the init writes, an earlier one.
+    let column = |e: usize| (ex.events[e].thread.map_or(0, |t| t.index() + 1), e);
     let mut edge = |r: &Relation, name: &str, style: &str| {
         for (a, b) in r.pairs() {
-            let _ = writeln!(out, "  e{} -> e{} [label=\"{name}\", {style}];", a.0, b.0);
+            let (a, b) = (a.0 as usize, b.0 as usize);
+            // An edge within a row orders its ends left to right in dot's
+            // layout: one drawn from right to left is written the other
+            // way round with its arrow at its tail, so that it cannot
+            // swap the columns.
+            // Its label is an external one, placed once the layout is
+            // done: Graphviz 2.42 and 2.43 (Debian 12, Ubuntu 24.04) abort on
+            // a file of several graphs with labelled edges within a row of
+            // clusters.
+            if row[a] == row[b] && column(a) > column(b) {
+                let _ = writeln!(
+                    out,
+                    "  e{b} -> e{a} [xlabel=\"{name}\", dir=back, {style}];"
+                );
+            } else if row[a] == row[b] {
+                let _ = writeln!(out, "  e{a} -> e{b} [xlabel=\"{name}\", {style}];");
+            } else {
+                let _ = writeln!(out, "  e{a} -> e{b} [label=\"{name}\", {style}];");
+            }
         }
     };
     let co_imm = immediate(&ex.co);
-    edge(&immediate(&ex.po), "po", "color=black");
-    edge(&ex.rf, "rf", "color=red, constraint=false");
-    edge(&co_imm, "co", "color=blue, constraint=false");
+    edge(&immediate(&ex.po), "po", "color=black, fontcolor=black");
+    edge(&ex.rf, "rf", "color=red, fontcolor=red, constraint=false");
+    edge(
+        &co_imm,
+        "co",
+        "color=blue, fontcolor=blue, constraint=false",
+    );
     edge(
         &ex.rf.inverse().seq(&co_imm),
         "fr",
-        "color=orange, constraint=false",
+        "color=darkorange, fontcolor=darkorange, constraint=false",
     );
-    edge(&ex.rmw, "rmw", "color=purple, style=bold");
+    edge(&ex.rmw, "rmw", "color=purple, fontcolor=purple, style=bold");
     let from_threads = Relation::from_fn(ex.len(), |a, _| ex.events[a].thread.is_some());
     edge(
         &ex.asw.inter(&from_threads),
         "asw",
-        "color=gray, style=dashed",
+        "color=gray40, fontcolor=gray40, style=dashed",
     );
     if let Some(sc) = &ex.sc {
         let mut sc_rel = Relation::new(ex.len());
@@ -134,11 +216,80 @@ pub fn to_dot_showing(program: &Program, ex: &Execution, shown: &[(String, Relat
                 sc_rel.add(pair[0], pair[1]);
             }
         }
-        edge(&sc_rel, "sc", "color=green, style=dotted, constraint=false");
+        edge(
+            &sc_rel,
+            "sc",
+            "color=darkgreen, fontcolor=darkgreen, style=dotted, constraint=false",
+        );
     }
     for (name, r) in shown {
-        edge(r, name, "color=darkgreen, style=dashed, constraint=false");
+        edge(
+            r,
+            name,
+            "color=teal, fontcolor=teal, style=dashed, constraint=false",
+        );
     }
+    grid(&mut out, ex, &threads, &row);
     out.push_str("}\n");
     out
+}
+
+/// The invisible scaffolding of the layout (module docs). The events of
+/// each row sit side by side (`rank=same`), the init writes in a row of
+/// their own. dot places clusters to cross
+/// few edges, and keeps no order of nodes of different clusters, so each
+/// thread hangs from an invisible anchor outside every cluster: the
+/// anchors sit in a row between the init writes and the threads, are
+/// ordered left to right by invisible edges (which dot keeps among nodes
+/// outside clusters), and tie their threads below them with heavy
+/// invisible edges, which dot will not cross to reorder the columns.
+fn grid(out: &mut String, ex: &Execution, threads: &[Option<usize>], row: &[usize]) {
+    let _ = writeln!(
+        out,
+        "  // the layout: rows, and threads left to right (invisible)"
+    );
+    let height = row.iter().copied().max().unwrap_or(0);
+    for r in 0..=height {
+        let members: Vec<String> = (0..ex.len())
+            .filter(|&e| row[e] == r)
+            .map(|e| format!("e{e}"))
+            .collect();
+        if members.len() > 1 {
+            let _ = writeln!(out, "  {{ rank=same; {}; }}", members.join("; "));
+        }
+    }
+    let of = |t: Option<usize>| -> Vec<usize> {
+        (0..ex.len())
+            .filter(|&e| ex.events[e].thread.map(|t| t.index()) == t)
+            .collect()
+    };
+    let inits = of(None);
+    let columns: Vec<(usize, Vec<usize>)> = threads
+        .iter()
+        .flatten()
+        .map(|&t| (t, of(Some(t))))
+        .filter(|(_, events)| !events.is_empty())
+        .collect();
+    if columns.is_empty() {
+        return;
+    }
+    let anchors: Vec<String> = columns.iter().map(|(t, _)| format!("a{t}")).collect();
+    for anchor in &anchors {
+        let _ = writeln!(out, "  {anchor} [style=invis, shape=point, width=0];");
+    }
+    if anchors.len() > 1 {
+        let _ = writeln!(out, "  {{ rank=same; {}; }}", anchors.join("; "));
+        let _ = writeln!(out, "  {} [style=invis];", anchors.join(" -> "));
+    }
+    if let Some(&init) = inits.first() {
+        let _ = writeln!(out, "  e{init} -> {} [style=invis];", anchors[0]);
+    }
+    for (anchor, (_, events)) in anchors.iter().zip(&columns) {
+        let first = events
+            .iter()
+            .min_by_key(|&&e| row[e])
+            .copied()
+            .unwrap_or(events[0]);
+        let _ = writeln!(out, "  {anchor} -> e{first} [style=invis, weight=1000];");
+    }
 }

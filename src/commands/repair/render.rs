@@ -6,9 +6,9 @@
 //!     outcome P0:r0=0 P1:r0=0
 //!   minimum: 2 fences, proven (2 learnt clauses over 2 candidate sites; 6 exhaustive runs)
 //!
-//!   repair 1 of 1, cost 4, verified under tso: never (3 outcomes, 26 states)
-//!     P0 line 7: fence(sl) before `r0 = load(y, rlx)`
-//!     P1 line 12: fence(sl) before `r0 = load(x, rlx)`
+//!   repair 1 of 1, cost 4 (the sum of its changes'), verified under tso: never (3 outcomes, 26 states)
+//!     P0 line 7: fence(sl) before `r0 = load(y, rlx)` (cost 2)
+//!     P1 line 12: fence(sl) before `r0 = load(x, rlx)` (cost 2)
 //!
 //! --- SB.litmus
 //! +++ SB.litmus (repair 1 for tso)
@@ -120,11 +120,20 @@ fn describe_change(program: &Program, site: &Site) -> (String, u32, &'static str
     (thread, ins.line, place, ins.text.clone())
 }
 
+/// One change of a repair, with its cost (book: repair.md, Costs), which
+/// the repair's cost adds up.
 fn change_line(program: &Program, site: &Site, change: Change) -> String {
     let (thread, line, place, stmt) = describe_change(program, site);
+    let cost = change.cost();
     match place {
-        "order" => format!("{thread} line {line}: `{stmt}` becomes {}", change.text()),
-        _ => format!("{thread} line {line}: {} {place} `{stmt}`", change.text()),
+        "order" => format!(
+            "{thread} line {line}: `{stmt}` becomes {} (cost {cost})",
+            change.text()
+        ),
+        _ => format!(
+            "{thread} line {line}: {} {place} `{stmt}` (cost {cost})",
+            change.text()
+        ),
     }
 }
 
@@ -333,14 +342,19 @@ fn undecided_text(rep: &Repair) -> String {
 
 fn solution_text(r: &Report<'_>, i: usize, n: usize, s: &Solution) -> String {
     let t = &s.trial.table;
+    // What the stats count: states explored, or candidate executions
+    // judged under an axiomatic model.
+    let searched = match r.key {
+        ModelKey::Ax(_) => plural(t.stats.states as usize, "candidate", "candidates"),
+        ModelKey::Op(_) => plural(t.stats.states as usize, "state", "states"),
+    };
     let mut out = format!(
-        "\n  repair {} of {n}, cost {}, verified under {}: {} ({}, {} states)\n",
+        "\n  repair {} of {n}, cost {} (the sum of its changes'), verified under {}: {} ({}, {searched})\n",
         i + 1,
         s.cost,
         r.key,
         verdict_text(t, r.key),
         plural(t.rows.len(), "outcome", "outcomes"),
-        t.stats.states
     );
     for &(site, change) in &s.placement {
         out.push_str(&format!(

@@ -25,6 +25,10 @@ function el(tag, attrs = {}, ...children) {
 
 const state = {
   file: null, // the library path of the test in the editor, if any
+  fileText: null, // that test's text in the library
+  fileTest: null, // the name of that test
+  library: new Set(), // the library's paths
+  models: [], // every model name the server runs
   session: null, // the stepper's session id
   marks: { error: [], next: [], hover: [] },
   running: false,
@@ -139,19 +143,42 @@ function select(start, end) {
   syncScroll();
 }
 
+/** The name of the test in `text` (`test NAME`, or a herd7 header). */
+function testName(text) {
+  return (text.match(/^\s*(?:test|C|X86|X86_64)\s+(\S+)/m) || [])[1] || null;
+}
+
 function setSource(text, file) {
   $('#source').value = text;
   state.file = file;
+  state.fileText = file ? text : null;
+  state.fileTest = file ? testName(text) : null;
   setMarks('error', []);
   setMarks('next', []);
   $('#diagnostics').textContent = '';
   $('#results').textContent = '';
   $('#run-status').textContent = '';
   resetStepper();
-  const name = (text.match(/^\s*(?:test|C|X86|X86_64)\s+(\S+)/m) || [])[1];
-  $('#test-name').textContent = file ? `${file}` : (name || '');
+  showTestName();
+}
+
+/** The header names the library file the editor holds, `(edited)` once
+ * changed; a text that is another test altogether (its name changed) is
+ * no longer that file, and the header names the test. */
+function showTestName() {
+  const text = $('#source').value;
+  const name = testName(text);
+  if (state.file && text !== state.fileText && name !== state.fileTest) {
+    state.file = null;
+    state.fileText = null;
+    state.fileTest = null;
+    updateUrl();
+  }
+  let shown = name || '';
+  if (state.file) shown = text === state.fileText ? state.file : `${state.file} (edited)`;
+  $('#test-name').textContent = shown;
   for (const a of document.querySelectorAll('.library a')) {
-    a.classList.toggle('current', a.dataset.path === file);
+    a.classList.toggle('current', a.dataset.path === state.file);
   }
 }
 
@@ -183,6 +210,7 @@ function showDiagnostics(diagnostics) {
 
 async function loadLibrary() {
   const entries = await api('/api/library');
+  state.library = new Set(entries.map((e) => e.path));
   const byDir = new Map();
   for (const e of entries) {
     const dir = e.path.includes('/') ? e.path.slice(0, e.path.lastIndexOf('/')) : '.';
@@ -218,14 +246,90 @@ function filterLibrary() {
   }
 }
 
+/** Loads the library's test at `path`; false (and a notice) if there is
+ * none. */
 async function openTest(path) {
   const response = await fetch(`/api/library/${path.split('/').map(encodeURIComponent).join('/')}`);
   if (!response.ok) {
-    $('#run-status').textContent = `no test ${path} in the library`;
-    return;
+    showNotice([`no test \`${path}\` in the library`]);
+    return false;
   }
+  showNotice([]);
   setSource(await response.text(), path);
   updateUrl();
+  return true;
+}
+
+/** Shows `problems` above the editor (none: hides the notice). */
+function showNotice(problems, title = 'This link cannot be followed as it is:') {
+  const box = $('#notice');
+  box.textContent = '';
+  box.hidden = problems.length === 0;
+  if (problems.length) box.append(el('div', { class: 'message' }, title), el('ul', {}, problems.map((p) => el('li', {}, p))));
+}
+
+// ------------------------------------------------------------ link check
+
+const LINK_KEYS = ['test', 'model', 'mapping', 'unroll'];
+
+/** The edit distance of two short strings, a swap of two neighbours
+ * counting as one edit. */
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** ` (did you mean `x`?)` for the closest of `known`, if close. */
+function suggestion(name, known) {
+  const lower = name.toLowerCase();
+  let best = null;
+  for (const k of known) {
+    const d = k.toLowerCase() === lower ? 0 : distance(lower, k.toLowerCase());
+    if (d <= Math.max(1, Math.floor(k.length / 3)) && (!best || d < best.d)) best = { k, d };
+  }
+  return best ? ` (did you mean \`${best.k}\`?)` : '';
+}
+
+/** Every parameter of the page's address that it cannot use, named with
+ * its value and why. */
+function linkProblems(params) {
+  const problems = [];
+  for (const key of new Set(params.keys())) {
+    if (!LINK_KEYS.includes(key)) {
+      problems.push(`unknown parameter \`${key}\`${suggestion(key, LINK_KEYS)}: a link takes test, model, mapping and unroll`);
+    }
+  }
+  const test = params.get('test');
+  if (test !== null && !state.library.has(test)) {
+    const known = [...state.library];
+    problems.push(`test=${test}: no test \`${test}\` in the library${suggestion(test, known)}`);
+  }
+  const model = params.get('model');
+  if (model !== null) {
+    for (const name of model.split(',')) {
+      if (name === '') problems.push(`model=${model}: an empty model name (names are separated by single commas)`);
+      else if (!state.models.includes(name)) {
+        problems.push(`model=${model}: unknown model \`${name}\`${suggestion(name, state.models)}; the models are ${state.models.join(', ')}`);
+      }
+    }
+  }
+  const mapping = params.get('mapping');
+  const mappings = [...document.querySelectorAll('#opt-mapping option')].map((o) => o.value);
+  if (mapping !== null && !mappings.includes(mapping)) {
+    problems.push(`mapping=${mapping}: unknown mapping${suggestion(mapping, mappings)}; the mappings are ${mappings.join(' and ')}`);
+  }
+  const unroll = params.get('unroll');
+  if (unroll !== null && !(/^\d+$/.test(unroll) && Number(unroll) <= 64)) {
+    problems.push(`unroll=${unroll}: not a number of unrollings, which is a whole number from 0 to 64`);
+  }
+  return problems;
 }
 
 function updateUrl() {
@@ -240,6 +344,7 @@ function updateUrl() {
 
 async function loadModels() {
   const models = await api('/api/models');
+  state.models = [...models.operational, ...models.axiomatic, ...models.cat];
   const box = (name) => el('label', {}, el('input', { type: 'checkbox', name: 'model', value: name, onchange: updateUrl }), ` ${name}`);
   $('#op-models').append(...models.operational.map(box));
   $('#ax-models').append(...models.axiomatic.map(box));
@@ -271,8 +376,11 @@ function requestOptions() {
 
 async function run() {
   if (state.running) return;
-  let models = selectedModels();
-  if (models.length === 0) { models = ['sc']; selectModels(models); }
+  const models = selectedModels();
+  if (models.length === 0) {
+    $('#run-status').textContent = 'choose at least one model to run';
+    return;
+  }
   state.running = true;
   $('#run').disabled = true;
   $('#run-status').textContent = 'running…';
@@ -314,8 +422,11 @@ function renderRun(r, dots) {
   const rows = el('tbody');
   r.rows.forEach((row, j) => {
     const notes = [row.non_sc ? 'non-SC' : null, row.racy ? 'racy' : null].filter(Boolean).join(' ');
-    const tr = el('tr', { class: `row${row.satisfies ? ' satisfies' : ''}`, dataset: { index: j } },
-      el('td', {}, row.satisfies ? '*' : ''),
+    // The star marks the rows that decide the condition: witnesses of
+    // `exists`, counterexamples of `~exists` and `forall`.
+    const decides = r.reading ? r.reading.decides[j] : row.satisfies;
+    const tr = el('tr', { class: `row${decides ? ' satisfies' : ''}`, dataset: { index: j } },
+      el('td', {}, decides ? '*' : ''),
       row.values.map((v) => el('td', {}, v)),
       counted ? el('td', {}, row.count) : null,
       el('td', { class: 'notes' }, notes));
@@ -326,7 +437,8 @@ function renderRun(r, dots) {
   return el('section', { class: 'run', dataset: { model: r.model } },
     el('h4', {}, `${r.test} under ${r.model} (${r.mode}${sampled ? `, ${r.runs} runs, seed ${r.seed}` : ''}): `,
       el('span', { class: `verdict-${r.verdict}` }, r.verdict || 'no condition')),
-    r.condition ? el('div', { class: 'condition' }, r.condition) : null,
+    r.condition ? el('div', { class: 'condition' }, r.condition
+      + (r.reading && r.reading.quantifier !== 'exists' ? `: ${r.reading.result}` : '')) : null,
     r.bounds.map((b) => el('div', { class: 'bound' }, `partial: ${b.message}`)),
     el('table', { class: 'outcomes' },
       el('thead', {}, el('tr', {}, el('th', {}), r.columns.map((c) => el('th', {}, c)),
@@ -381,7 +493,13 @@ async function drawGraph(container, dot) {
   if (!dot.includes('digraph')) return;
   try {
     if (!vizInstance) vizInstance = await Viz.instance();
-    container.append(vizInstance.renderSVGElement(dot));
+    const svg = vizInstance.renderSVGElement(dot);
+    container.append(svg);
+    // A graph wider than its pane shrinks, but to no less than three
+    // quarters of its size (its labels stay readable), and scrolls beyond.
+    const natural = svg.width.baseVal.value;
+    const room = container.clientWidth;
+    if (natural > room) svg.style.width = `${Math.max(room, natural * 0.75)}px`;
   } catch (e) {
     container.append(el('pre', { class: 'graph-note' }, `cannot draw the graph: ${e.message}\n${dot}`));
   }
@@ -512,7 +630,7 @@ async function main() {
     // Edits invalidate the marks of the last answer.
     state.marks.error = [];
     state.marks.next = [];
-    if (state.file) $('#test-name').textContent = `${state.file} (edited)`;
+    showTestName();
     scheduleHighlight();
   });
   area.addEventListener('scroll', syncScroll);
@@ -534,17 +652,23 @@ async function main() {
 
   await Promise.all([loadLibrary(), loadModels()]);
   const params = new URLSearchParams(location.search);
+  // A link that names something the page does not have says so, naming
+  // each parameter, and runs nothing: never another test or model than
+  // the one asked for.
+  const problems = linkProblems(params);
   const test = params.get('test') || 'classic/SB.litmus';
-  await openTest(test);
-  if (params.get('mapping')) $('#opt-mapping').value = params.get('mapping');
-  if (params.get('unroll')) $('#opt-unroll').value = params.get('unroll');
-  const models = (params.get('model') || '').split(',').filter(Boolean);
-  if (models.length) {
-    selectModels(models);
+  if (state.library.has(test)) await openTest(test);
+  const mappings = [...document.querySelectorAll('#opt-mapping option')].map((o) => o.value);
+  if (mappings.includes(params.get('mapping'))) $('#opt-mapping').value = params.get('mapping');
+  const unroll = params.get('unroll');
+  if (unroll !== null && /^\d+$/.test(unroll) && Number(unroll) <= 64) $('#opt-unroll').value = unroll;
+  const models = (params.get('model') || '').split(',').filter((m) => state.models.includes(m));
+  selectModels(models.length ? models : ['sc', 'tso']);
+  if (problems.length) {
+    showNotice(problems);
+  } else if (params.get('model')) {
     updateUrl();
     await run();
-  } else {
-    selectModels(['sc', 'tso']);
   }
   document.body.dataset.ready = 'true';
 }

@@ -103,6 +103,7 @@ pub(super) static NO_BUDGET: Budget = Budget {
     interrupt: None,
     deadline: None,
     memory: None,
+    progress: None,
 };
 
 /// States expanded in parallel before a sequential merge. Fixed, so the
