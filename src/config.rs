@@ -2,7 +2,11 @@
 //!
 //! The file is looked up in the current directory and then in each parent;
 //! the first one found is used. Every key is optional, and a flag given on
-//! the command line always wins over the file.
+//! the command line always wins over the file. A file that cannot be read
+//! (bad syntax, a bad value) stops every command run below it, so the
+//! environment variable `RELAXLAB_CONFIG` chooses another: `none` runs
+//! without one, a path reads that file and looks for no other
+//! (book: cli.md, relaxlab.toml); every error about the file says so.
 //!
 //! ```toml
 //! models = ["sc", "tso"]        # run: operational models when no --model
@@ -162,7 +166,10 @@ fn names(list: &Option<Vec<Spanned<String>>>) -> Option<Vec<String>> {
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum ConfigError {
     #[error("cannot read {}", path.display())]
-    #[diagnostic(code(relaxlab::config::io))]
+    #[diagnostic(
+        code(relaxlab::config::io),
+        help("RELAXLAB_CONFIG=none runs without a relaxlab.toml, RELAXLAB_CONFIG=FILE reads FILE instead")
+    )]
     Io {
         path: PathBuf,
         #[source]
@@ -171,7 +178,7 @@ pub enum ConfigError {
     #[error("{} is not a valid relaxlab.toml: {message}", path.display())]
     #[diagnostic(
         code(relaxlab::config::syntax),
-        help("the keys and their values: models = [\"sc\", \"tso\"] and axiomatic = [\"rc11\"] (lists of names), format = \"table\" and mapping = \"standard\" (strings), jobs, max_states, max_candidates and unroll (whole numbers), and a [cat] table of names = \"FILE.cat\" (book: cli.md, relaxlab.toml)")
+        help("the keys and their values: models = [\"sc\", \"tso\"] and axiomatic = [\"rc11\"] (lists of names), format = \"table\" and mapping = \"standard\" (strings), jobs, max_states, max_candidates and unroll (whole numbers), and a [cat] table of names = \"FILE.cat\" (book: cli.md, relaxlab.toml); RELAXLAB_CONFIG=none runs without a relaxlab.toml, RELAXLAB_CONFIG=FILE reads FILE instead")
     )]
     Syntax {
         path: PathBuf,
@@ -195,7 +202,10 @@ pub enum ConfigError {
     /// A model named twice in `models` or `axiomatic` (as `--model sc,sc`
     /// is refused: its table would be printed twice).
     #[error("{}: model `{name}` is named twice", path.display())]
-    #[diagnostic(code(relaxlab::model::twice), help("name each model once"))]
+    #[diagnostic(
+        code(relaxlab::model::twice),
+        help("name each model once; RELAXLAB_CONFIG=none runs without a relaxlab.toml, RELAXLAB_CONFIG=FILE reads FILE instead")
+    )]
     ModelTwice {
         path: PathBuf,
         #[source_code]
@@ -220,7 +230,26 @@ fn visible(text: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
     end - last..end
 }
 
+/// How to run past a file that does not read, as the help lines say it.
+const BYPASS: &str =
+    "RELAXLAB_CONFIG=none runs without a relaxlab.toml, RELAXLAB_CONFIG=FILE reads FILE instead";
+
+/// The environment variable that chooses the configuration file: `none`
+/// for none, or a path.
+pub const CONFIG_VAR: &str = "RELAXLAB_CONFIG";
+
 impl Config {
+    /// The configuration for a command run in `start`: the file
+    /// [`CONFIG_VAR`] names (none if it says `none`), else the nearest
+    /// `relaxlab.toml` above `start`.
+    pub fn load(start: &Path) -> Result<Config, Box<ConfigError>> {
+        match std::env::var_os(CONFIG_VAR) {
+            Some(v) if v == "none" => Ok(Config::default()),
+            Some(v) if !v.is_empty() => Config::read(&start.join(v)),
+            _ => Config::discover(start),
+        }
+    }
+
     /// Finds and reads the nearest `relaxlab.toml` above `start`.
     pub fn discover(start: &Path) -> Result<Config, Box<ConfigError>> {
         for dir in start.ancestors() {
@@ -266,7 +295,7 @@ impl Config {
                 src: src(),
                 span: span.into(),
                 message,
-                help,
+                help: format!("{help}; {BYPASS}"),
             }));
         }
         if let Some((first, again, name)) = config.named_twice() {

@@ -8,11 +8,11 @@ use crate::cli::{EngineArgs, MappingArg, ReductionArg, SearchArg};
 use crate::config::Config;
 use crate::engine::{Search, Settings};
 
-/// The configuration of the current directory.
+/// The configuration of the current directory ([`Config::load`]).
 pub fn config() -> Result<Config, miette::Report> {
     let cwd = std::env::current_dir()
         .map_err(|e| miette::miette!("cannot read the current directory: {e}"))?;
-    Config::discover(&cwd).map_err(|e| miette::Report::new(*e))
+    Config::load(&cwd).map_err(|e| miette::Report::new(*e))
 }
 
 /// Engine settings: flags first, then `relaxlab.toml`, then defaults.

@@ -154,6 +154,77 @@ fn a_bad_model_in_relaxlab_toml_points_into_the_toml() {
     assert!(r.err.contains("relaxlab.toml:1:21]"), "{}", r.err);
 }
 
+/// relaxlab run in `dir` with `RELAXLAB_CONFIG` set to `config`.
+fn run_with_config(dir: &std::path::Path, config: &str, args: &[&str]) -> support::Ran {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_relaxlab"))
+        .args(args)
+        .current_dir(dir)
+        .env("RELAXLAB_CONFIG", config)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("relaxlab runs");
+    support::Ran {
+        code: output.status.code(),
+        out: String::from_utf8_lossy(&output.stdout).into_owned(),
+        err: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A broken `relaxlab.toml` in a parent directory stopped every command
+/// run below it, flags or not, and its error said only what was wrong
+/// with it: the error now says how to run past it, and
+/// `RELAXLAB_CONFIG=none` does (a path reads that file instead).
+#[test]
+fn a_broken_relaxlab_toml_above_can_be_bypassed_and_says_how() {
+    let dir = support::scratch("config-bypass");
+    let below = dir.join("work").join("tests");
+    std::fs::create_dir_all(&below).unwrap();
+    std::fs::write(dir.join("relaxlab.toml"), "models = \"tso\"\n").unwrap();
+    let sb = support::root().join(SB).to_string_lossy().into_owned();
+    let args = ["run", sb.as_str(), "--model", "sc"];
+    let r = binary_in(Some(&below), &args, b"");
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let err = support::flat(&r.err);
+    assert!(
+        err.contains("RELAXLAB_CONFIG=none runs without"),
+        "{}",
+        r.err
+    );
+
+    let r = run_with_config(&below, "none", &args);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.out.contains("SB under sc (exhaustive)"), "{}", r.out);
+
+    // Another file, relative to the current directory: its models run.
+    std::fs::write(below.join("mine.toml"), "models = [\"pso\"]\n").unwrap();
+    let r = run_with_config(&below, "mine.toml", &["run", &sb]);
+    assert_eq!(r.code, Some(0), "{r:?}");
+    assert!(r.out.contains("SB under pso (exhaustive)"), "{}", r.out);
+
+    // A file that is not there is named, with the same way out.
+    let r = run_with_config(&below, "missing.toml", &["run", &sb]);
+    assert_eq!(r.code, Some(2), "{r:?}");
+    let err = support::flat(&r.err);
+    assert!(
+        err.contains("cannot read") && err.contains("missing.toml"),
+        "{}",
+        r.err
+    );
+    assert!(err.contains("RELAXLAB_CONFIG=none"), "{}", r.err);
+
+    // The other kinds of error say it too.
+    for text in ["jobs = 0\n", "models = [\"sc\", \"sc\"]\n"] {
+        std::fs::write(dir.join("relaxlab.toml"), text).unwrap();
+        let r = binary_in(Some(&below), &args, b"");
+        assert_eq!(r.code, Some(2), "{r:?}");
+        assert!(
+            support::flat(&r.err).contains("RELAXLAB_CONFIG=none runs without"),
+            "{text}: {}",
+            r.err
+        );
+    }
+}
+
 /// A model named twice in `relaxlab.toml` is labelled where it is named
 /// again, and where first: the diagnostic had no source at all.
 #[test]
