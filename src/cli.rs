@@ -16,9 +16,9 @@ Exit codes:
        MODEL.assert: sometimes (run, confirm)
   2    input error: a file that does not parse or fails a static check, an
        unknown model, a bad flag value or combination of flags
-  3    partial result: a bound (--max-states, --max-candidates, --unroll,
-       --max-steps, --timeout, --max-memory) cut a result short; the output
-       says which
+  3    partial result: a bound (--max-states, --max-depth, --max-candidates,
+       --unroll, --max-steps, --timeout, --max-memory) cut a result short;
+       the output says which
   4    standard output could not be written (a full disk, >/dev/full)
   130  interrupted (Ctrl-C): the output so far is printed, and says so
   141  standard output's reader went away (relaxlab ... | head): relaxlab
@@ -127,6 +127,11 @@ pub struct EngineArgs {
     /// (default 10000000).
     #[arg(long, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
+    /// Stop exhaustive exploration at executions this many steps long
+    /// (default 100000): only a loop whose states never repeat, such as one
+    /// that keeps growing a counter, gets that deep.
+    #[arg(long, value_parser = values::whole::<u64, 1, { u64::MAX }>, allow_negative_numbers = true)]
+    pub max_depth: Option<u64>,
     /// Unroll loops this many times, 0 to 64 (axiomatic models need
     /// loop-free code).
     #[arg(long, value_parser = values::whole::<u32, 0, { values::MAX_UNROLL as u64 }>, allow_negative_numbers = true)]
@@ -349,6 +354,7 @@ pub struct CompareArgs {
     /// log, and the states only some logs list.
     #[arg(long, conflicts_with_all = [
         "models", "format", "dot", "cat", "cat_path", "mapping", "jobs", "max_states",
+        "max_depth",
         "unroll", "max_candidates", "reduction", "timeout", "max_memory",
     ])]
     pub herd_logs: bool,

@@ -55,6 +55,8 @@ pub struct Settings {
     pub search: Search,
     pub mapping: Mapping,
     pub max_states: u64,
+    /// How deep an exhaustive exploration goes (`--max-depth`).
+    pub max_depth: u64,
     pub max_candidates: u64,
     pub unroll: Option<u32>,
     pub sampling: Option<Sampling>,
@@ -85,6 +87,7 @@ impl Default for Settings {
             search: Search::Exhaustive,
             mapping: Mapping::Standard,
             max_states: 10_000_000,
+            max_depth: relaxlab_semantics::operational::DEFAULT_MAX_DEPTH,
             max_candidates: 10_000_000,
             unroll: None,
             sampling: None,
@@ -203,6 +206,7 @@ fn operational(
 ) -> (OutcomeTable, Option<FirstRuns>) {
     let opts = ExploreOptions {
         max_states: settings.max_states,
+        max_depth: settings.max_depth,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
         reduction: settings.reduction,
@@ -244,6 +248,7 @@ pub fn explore_options(settings: &Settings) -> ExploreOptions {
     let settings = started(settings);
     ExploreOptions {
         max_states: settings.max_states,
+        max_depth: settings.max_depth,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
         reduction: settings.reduction,
@@ -544,6 +549,7 @@ pub fn races(
     let settings = &started(settings);
     let opts = ExploreOptions {
         max_states: settings.max_states,
+        max_depth: settings.max_depth,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
         reduction: settings.reduction,
@@ -588,6 +594,7 @@ pub fn repair(
     use repair::{Axiomatic, Operational};
     let explore = ExploreOptions {
         max_states: settings.max_states,
+        max_depth: settings.max_depth,
         mapping: settings.mapping,
         budget: settings.budget.clone(),
         reduction: settings.reduction,

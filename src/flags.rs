@@ -151,6 +151,13 @@ pub fn warn_engine(
                 "it bounds the operational models, and none runs",
             );
         }
+        if args.max_depth.is_some() {
+            warn(
+                io,
+                "--max-depth",
+                "it bounds the operational models, and none runs",
+            );
+        }
         if args.jobs.is_some() {
             warn(
                 io,

@@ -81,6 +81,10 @@ pub struct OutcomeRow {
 pub enum BoundHit {
     /// Exhaustive exploration stored this many states and stopped.
     MaxStates(u64),
+    /// Exhaustive exploration reached executions this many steps long and
+    /// went no deeper: only a loop whose states never repeat (one that
+    /// keeps growing a counter) gets that deep.
+    MaxDepth(u64),
     /// The axiomatic engine enumerated this many candidates and stopped.
     MaxCandidates(u64),
     /// The stateless explorer (`--search mcr`) explored this many

@@ -29,6 +29,7 @@ pub fn settings(args: &EngineArgs, config: &Config) -> Settings {
             .max_states
             .or(config.max_states())
             .unwrap_or(default.max_states),
+        max_depth: args.max_depth.unwrap_or(default.max_depth),
         max_candidates: args
             .max_candidates
             .or(config.max_candidates())

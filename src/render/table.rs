@@ -512,6 +512,7 @@ pub fn bound_flag(bound: &BoundHit) -> &'static str {
         BoundHit::MaxStates(_) => "--max-states",
         BoundHit::MaxCandidates(_) => "--max-candidates",
         BoundHit::MaxExecutions(_) => "--max-states",
+        BoundHit::MaxDepth(_) => "--max-depth",
         BoundHit::MaxSteps { .. } => "--max-steps",
         BoundHit::Unroll(_) => "--unroll",
         BoundHit::Interrupted => "Ctrl-C",
@@ -526,6 +527,7 @@ pub fn bound_kind(bound: &BoundHit) -> &'static str {
         BoundHit::MaxStates(_) => "max-states",
         BoundHit::MaxCandidates(_) => "max-candidates",
         BoundHit::MaxExecutions(_) => "max-executions",
+        BoundHit::MaxDepth(_) => "max-depth",
         BoundHit::MaxSteps { .. } => "max-steps",
         BoundHit::Unroll(_) => "unroll",
         BoundHit::Interrupted => "interrupted",
@@ -577,6 +579,14 @@ pub fn describe_bound_of(bound: &BoundHit, missing: &str, origin: BoundOrigin<'_
             format!(
                 "stopped after {} ({by}); {missing} beyond it are missing",
                 plural(*n, "candidate execution")
+            )
+        }
+        BoundHit::MaxDepth(n) => {
+            format!(
+                "stopped at executions {} long ({by}): only a loop whose states never repeat, \
+                 such as one that keeps growing a counter, gets that deep; {missing} beyond \
+                 it are missing",
+                plural(*n, "step")
             )
         }
         BoundHit::MaxExecutions(n) => {

@@ -363,6 +363,7 @@ fn limit_name(bound: &BoundHit, request: &RunRequest, limits: &Limits) -> String
         }
         BoundHit::MaxSteps { .. } => "the playground's bound per sampled run".to_string(),
         BoundHit::Unroll(_) => "the unroll option".to_string(),
+        BoundHit::MaxDepth(_) => "the explorer's depth bound".to_string(),
         BoundHit::Interrupted => "the server gave up on the request".to_string(),
         BoundHit::Timeout { .. } => {
             "the playground's time limit per request, relaxlab serve --request-timeout".to_string()

@@ -731,3 +731,45 @@ fn a_relaxlab_toml_value_of_the_wrong_type_is_told_the_types() {
         "{err}"
     );
 }
+
+/// A loop whose states never repeat: every iteration stores a new value.
+const COUNTER: &str = "test counter\n\ninit { x = 0; }\n\nthread P0 {\n  while (1) {\n    r0 = load(x, rlx);\n    store(x, r0 + 1, rlx);\n  }\n}\n";
+
+/// An endless counter loop under sc has one new state per step: it ran
+/// until the 10,000,000-state bound, about a minute and over a gigabyte,
+/// and the bound's message did not say why. The depth bound stops it at
+/// once and says what gets that deep, in every format, with exit code 3.
+#[test]
+fn an_endless_counter_loop_stops_at_the_depth_bound_which_says_why() {
+    let dir = support::scratch("counter-loop");
+    let file = dir.join("counter.litmus");
+    std::fs::write(&file, COUNTER).unwrap();
+    let file = file.to_string_lossy().into_owned();
+    // The default bound.
+    let (code, out, err) = relaxlab(&["run", &file]);
+    assert_eq!(code, 3, "{out}{err}");
+    let flat = support::flat(&out);
+    assert!(
+        flat.contains("PARTIAL: stopped at executions 100000 steps long (--max-depth)"),
+        "{out}"
+    );
+    assert!(flat.contains("keeps growing a counter"), "{out}");
+    assert!(flat.contains("100001 states, 100000 transitions"), "{out}");
+    // A lower one, in JSON and herd's format.
+    let (code, out, err) = relaxlab(&["run", &file, "--max-depth", "100", "--format", "json"]);
+    assert_eq!(code, 3, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let bound = &json[0]["bounds"][0];
+    assert_eq!(bound["kind"], "max-depth", "{json}");
+    assert!(bound.to_string().contains("100 steps long"), "{json}");
+    let (code, out, err) = relaxlab(&["run", &file, "--max-depth", "100", "--format", "herd"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("--max-depth"), "{out}");
+    // A program that ends is not cut by a bound deeper than its longest
+    // execution (SB's under sc: 6 steps, its threads' ends included; the
+    // states at the bound's depth are stored, not expanded).
+    let (code, out, err) = relaxlab(&["run", SB, "--max-depth", "7"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, _) = relaxlab(&["run", SB, "--max-depth", "2"]);
+    assert_eq!(code, 3, "{out}");
+}

@@ -25,7 +25,9 @@ pub use by_model::{
     sample_model,
 };
 pub use check::{check_dependence, replay_witness, DependenceCheck, Replayed};
-pub use exhaustive::{explore, explore_with_progress, program_for, ExploreOptions};
+pub use exhaustive::{
+    explore, explore_with_progress, program_for, ExploreOptions, DEFAULT_MAX_DEPTH,
+};
 pub use reduction::Reduction;
 pub use sample::{replay, sample, sample_with_first_runs, FirstRuns, SampleOptions};
 pub use schedulers::Strategy;

@@ -265,6 +265,7 @@ pub fn repair(args: &RepairArgs, io: &mut Io<'_>) -> Outcome {
         mapping: args.mapping,
         jobs: args.jobs,
         max_states: args.max_states,
+        max_depth: None,
         unroll: args.unroll,
         max_candidates: None,
         timeout: None,

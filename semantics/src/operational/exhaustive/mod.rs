@@ -81,4 +81,4 @@ mod races;
 mod search;
 mod witness;
 
-pub use search::{explore, explore_with_progress, program_for, ExploreOptions};
+pub use search::{explore, explore_with_progress, program_for, ExploreOptions, DEFAULT_MAX_DEPTH};
