@@ -1,6 +1,7 @@
 //! The model registry: one row per model, operational and axiomatic,
 //! holding every fact the rest of relaxlab asks about a model
-//! (book: reference.md, Operational models and their twins).
+//! (book: reference.md, Operational models and their twins); how to add
+//! one (book: adding-a-model.md, The five files).
 //!
 //! A model is an enum variant ([`OpModel`], [`AxModel`]) and a row
 //! ([`OpRow`], [`AxRow`]). The rows are built by exhaustive `match`es and
@@ -19,7 +20,7 @@ use serde::Serialize;
 
 use crate::axiomatic::{self, Accepted, Execution, Rejection, Relation};
 use crate::mapping;
-use crate::models::{C11r, C11t, Pslo, Pso, Sc, ScRaces, Tso};
+use crate::models::{C11r, C11t, Pslo, Pso, Ra, Sc, ScRaces, Tso};
 use crate::picture::Describe;
 
 /// The operational models.
@@ -31,6 +32,7 @@ pub enum OpModel {
     Pslo,
     C11r,
     C11t,
+    Ra,
 }
 
 /// The built-in axiomatic models.
@@ -44,6 +46,7 @@ pub enum AxModel {
     Rc11,
     C11r,
     C11t,
+    Ra,
 }
 
 /// What a model's programs are written for.
@@ -226,7 +229,8 @@ const C11_ONE_ATOMICITY: Admits = Admits {
     mixed_atomicity: false,
 };
 
-/// The C11 models that take a location accessed both ways, as herd7 does.
+/// The C11 models that take a location accessed both ways, as herd7 does
+/// (and release/acquire, where every access is one).
 const C11_MIXED: Admits = Admits {
     hardware_fences: false,
     mixed_atomicity: true,
@@ -239,13 +243,14 @@ const HARDWARE_LIFT: Lift = Lift {
 };
 
 impl OpModel {
-    pub const ALL: [OpModel; 6] = [
+    pub const ALL: [OpModel; 7] = [
         OpModel::Sc,
         OpModel::Tso,
         OpModel::Pso,
         OpModel::Pslo,
         OpModel::C11r,
         OpModel::C11t,
+        OpModel::Ra,
     ];
 
     /// The model's row.
@@ -337,6 +342,23 @@ impl OpModel {
                 },
                 help: "C11Tester's fragment of C11: modification order as a constraint graph",
             },
+            OpModel::Ra => OpRow {
+                name: "ra",
+                aliases: &[],
+                target: Target::C11,
+                buffering: Buffering::None,
+                twin: AxModel::Ra,
+                relation: TwinRelation::Equal,
+                admits: C11_MIXED,
+                races: Races::None,
+                repair: None,
+                lift: Lift {
+                    reads: LiftReads::Mo,
+                    co: LiftCo::Trace,
+                    sc_in_trace_order: false,
+                },
+                help: "release/acquire (GenMC's RA): every write a release, every read an acquire; per-thread views",
+            },
         }
     }
 
@@ -364,7 +386,7 @@ impl OpModel {
 }
 
 impl AxModel {
-    pub const ALL: [AxModel; 8] = [
+    pub const ALL: [AxModel; 9] = [
         AxModel::Sc,
         AxModel::Tso,
         AxModel::Pso,
@@ -373,6 +395,7 @@ impl AxModel {
         AxModel::Rc11,
         AxModel::C11r,
         AxModel::C11t,
+        AxModel::Ra,
     ];
 
     /// The model's row.
@@ -469,6 +492,17 @@ impl AxModel {
                 axioms: ax::c11::c11t,
                 observers: Some(ax::c11::hb_cpp20),
                 help: "C11 with C++20 release sequences and acyclic(hb | sc | rf): c11t's twin",
+            },
+            AxModel::Ra => AxRow {
+                name: "ra",
+                aliases: &[],
+                target: Target::C11,
+                admits: C11_MIXED,
+                races: false,
+                repair: None,
+                axioms: ax::ra::ra,
+                observers: None,
+                help: "release/acquire: hb = (po | rf)+ acyclic, hb; eco irreflexive",
             },
         }
     }
@@ -590,6 +624,7 @@ pub fn with_model_as<V: OpVisitor>(model: OpModel, build: Build, visitor: V) -> 
             prune: build == Build::Explore,
         }),
         OpModel::C11t => visitor.visit(&C11t),
+        OpModel::Ra => visitor.visit(&Ra),
     }
 }
 

@@ -578,7 +578,9 @@ fn a_model_that_never_uses_rmw_is_warned_about() {
     assert_eq!(finals, [3]);
     assert!(!err.contains("rmw_unused"), "{err}");
     // The models of cat/ (the others there are parts they include).
-    let models = ["sc", "tso", "pso", "pslo", "c11", "rc11", "c11r", "c11t"];
+    let models = [
+        "sc", "tso", "pso", "pslo", "c11", "rc11", "c11r", "c11t", "ra",
+    ];
     let examples = std::fs::read_dir(root().join("cat/examples"))
         .unwrap()
         .map(|e| e.unwrap().path());

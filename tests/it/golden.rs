@@ -5,8 +5,8 @@
 //!
 //! Which models apply: every model whose static check the program passes
 //! (the four hardware models always; `c11r`, `c11t` and the axiomatic C11
-//! models without hardware barriers, `ax.c11` and `ax.rc11` also with
-//! mixed atomicity); the axiomatic models only for loop-free programs.
+//! models without hardware barriers, `ax.c11`, `ax.rc11`, `ra` and `ax.ra`
+//! also with mixed atomicity); the axiomatic models only for loop-free programs.
 
 use crate::support;
 

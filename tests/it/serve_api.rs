@@ -487,9 +487,9 @@ fn pages_and_library_are_served_from_the_binary() {
         let (_, models) = send(&app, "GET", "/api/models", None).await;
         assert_eq!(
             models["operational"],
-            json!(["sc", "tso", "pso", "pslo", "c11r", "c11t"])
+            json!(["sc", "tso", "pso", "pslo", "c11r", "c11t", "ra"])
         );
-        assert_eq!(models["axiomatic"].as_array().unwrap().len(), 8);
+        assert_eq!(models["axiomatic"].as_array().unwrap().len(), 9);
         assert_eq!(
             models["cat"],
             json!([

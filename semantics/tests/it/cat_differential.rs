@@ -55,9 +55,19 @@ fn run(test: &str, seed: u64, hw: bool, models: &[AxModel]) {
 }
 
 fn run_with(test: &str, seed: u64, hw: bool, models: &[AxModel], cats: &[Arc<CatModel>]) {
+    run_programs(test, seed, hw, models, cats, diff_programs());
+}
+
+fn run_programs(
+    test: &str,
+    seed: u64,
+    hw: bool,
+    models: &[AxModel],
+    cats: &[Arc<CatModel>],
+    total: usize,
+) {
     let mut rng = Rng(diff_seed(seed));
     let mut skipped = 0;
-    let total = diff_programs();
     for _ in 0..total {
         let p = random_program(&mut rng, hw);
         // Models of one compilation target share an enumeration.
@@ -104,6 +114,20 @@ fn c11_cat_models_equal_the_hand_written_ones() {
         0x0c11_c11c_0000_0042,
         false,
         &[AxModel::C11, AxModel::Rc11, AxModel::C11r, AxModel::C11t],
+    );
+}
+
+/// cat/ra.cat against ax.ra, on as many programs as the other groups;
+/// `.ci/long-ra` runs more.
+#[test]
+fn ra_cat_model_equals_the_hand_written_one() {
+    run_programs(
+        "ra_cat_model_equals_the_hand_written_one",
+        0x00a0_ca75_0000_0007,
+        false,
+        &[AxModel::Ra],
+        &[cat_model("ra")],
+        diff_programs(),
     );
 }
 

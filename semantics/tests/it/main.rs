@@ -1,10 +1,10 @@
 //! relaxlab-semantics' integration tests: one test binary, one module per
 //! area, named by prefix: `op_*` the operational engine and models, `ax_*`
 //! the axiomatic engine, `c11_*` and `c11t_*` the C11 models, `cat_*`
-//! compiled cat models, `relaxer_*` RELAXER's analyses. The shared helpers
-//! are modules too: `ax_builder` (an IR builder and the random program
-//! generator of the differential tests), `c11_support`, `cat_support`,
-//! `op_util` and `relaxer_support`. Filter by module: `cargo test
+//! compiled cat models, `ra_*` release/acquire, `relaxer_*` RELAXER's
+//! analyses. The shared helpers are modules too: `ax_builder` (an IR
+//! builder and the random program generator of the differential tests),
+//! `c11_support`, `cat_support`, `op_util` and `relaxer_support`. Filter by module: `cargo test
 //! --release -p relaxlab-semantics --test it op_reduction::`.
 
 mod ax_builder;
@@ -39,6 +39,7 @@ mod op_models;
 mod op_reduction;
 mod op_sample;
 mod op_strategy_c11tester;
+mod ra_differential;
 mod relaxer_lift;
 mod relaxer_predict_exhaustive;
 mod relaxer_random;
