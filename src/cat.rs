@@ -127,6 +127,16 @@ fn read_text(path: &Path) -> std::io::Result<String> {
 
 /// Reads and compiles the model in `path`.
 pub fn load(path: &Path, search: &[PathBuf]) -> Result<CatFile, CatError> {
+    load_with(path, search, &crate::herd_conf::HerdSetup::default())
+}
+
+/// Reads and compiles the model in `path` with herd7's configuration: its
+/// bell file and variants.
+pub fn load_with(
+    path: &Path,
+    search: &[PathBuf],
+    setup: &crate::herd_conf::HerdSetup,
+) -> Result<CatFile, CatError> {
     let text = read_text(path).map_err(|e| {
         CatError::unlocated(
             "relaxlab::cat::io",
@@ -149,7 +159,30 @@ pub fn load(path: &Path, search: &[PathBuf]) -> Result<CatFile, CatError> {
             .into_iter()
             .collect(),
     };
-    let compiled = cat::compile(root, &stem, &mut loader)?;
+    let bell = match &setup.bell {
+        Some(b) => Some(Loaded {
+            key: key_of(b),
+            display: b.display().to_string(),
+            text: read_text(b).map_err(|e| {
+                CatError::unlocated(
+                    "relaxlab::cat::io",
+                    format!("cannot read {}: {e}", b.display()),
+                    "check that the bell file exists and is readable",
+                )
+            })?,
+        }),
+        None => None,
+    };
+    if let Some(b) = &bell {
+        loader
+            .paths
+            .insert(b.key.clone(), PathBuf::from(&b.display));
+    }
+    let options = cat::CompileOptions {
+        variants: setup.variants.clone(),
+        bell,
+    };
+    let compiled = cat::compile_with(root, &stem, &mut loader, &options)?;
     Ok(CatFile {
         path: path.to_path_buf(),
         model: compiled.model,
@@ -173,22 +206,31 @@ fn on_search_path(path: &Path, search: &[PathBuf]) -> PathBuf {
         .unwrap_or_else(|| path.to_path_buf())
 }
 
-/// Loads every `--cat` model, printing its warnings on `io`; the first
-/// that fails stops the command.
-pub fn load_all(
-    paths: &[PathBuf],
-    cat_path: &[PathBuf],
+/// Loads the cat models the flags give (every `--cat`, then the model of
+/// `--conf`), with herd7's configuration (`--conf`, `--bell`, `--macros`,
+/// `--variant`), which it also sets for the tests this thread reads;
+/// prints the models' warnings on `io`. The first that fails stops the
+/// command.
+pub fn load_for(
+    args: &crate::cli::CatArgs,
     io: &mut Io<'_>,
 ) -> Result<Vec<CatFile>, miette::Report> {
-    let search = search_path(cat_path);
-    paths
+    let setup = crate::herd_conf::from_args(args)?;
+    let mut search = setup.search.clone();
+    search.extend(search_path(&args.cat_path));
+    let mut paths: Vec<PathBuf> = args.cat.clone();
+    paths.extend(setup.model.iter().cloned());
+    let out = paths
         .iter()
         .map(|p| {
-            let file = load(&on_search_path(p, &search), &search).map_err(miette::Report::new)?;
+            let file = load_with(&on_search_path(p, &search), &search, &setup)
+                .map_err(miette::Report::new)?;
             file.report_warnings(io);
             Ok(file)
         })
-        .collect()
+        .collect();
+    crate::herd_conf::set(setup);
+    out
 }
 
 /// The project's cat models (`cat/`), built into the binary for the

@@ -261,7 +261,8 @@ Examples:
   relaxlab check litmus/
   relaxlab check litmus/classic/SB.litmus --only tso,ax.rc11
   relaxlab check litmus/ --max-states 100000 --format json
-  relaxlab check corpus/ --partition 2/4")]
+  relaxlab check corpus/ --partition 2/4
+  relaxlab check litmus/kernel/ --conf cat/linux/linux-kernel.cfg")]
 pub struct CheckArgs {
     /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
@@ -285,8 +286,37 @@ pub struct CheckArgs {
     /// `exhaustive` (the default) or `mcr` (stateless, sc, tso and pso).
     #[arg(long, value_enum)]
     pub search: Option<SearchArg>,
+    /// herd7's configuration file (herd's -conf), such as the Linux
+    /// kernel's linux-kernel.cfg: the `Result:` comment of a herd C test
+    /// (`Result: Never`, `Result: Sometimes DATARACE`) is checked against
+    /// its model, as the kernel's scripts check herd7's output.
+    #[arg(long, value_name = "FILE")]
+    pub conf: Option<PathBuf>,
+    /// herd7's bell file (herd's -bell), with --conf.
+    #[arg(long, value_name = "FILE")]
+    pub bell: Option<PathBuf>,
+    /// herd7's macro file (herd's -macros), with --conf.
+    #[arg(long, value_name = "FILE")]
+    pub macros: Option<PathBuf>,
+    /// herd7's variants (herd's -variant), comma separated.
+    #[arg(long, value_delimiter = ',', value_name = "VARIANT")]
+    pub variant: Vec<String>,
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+impl CheckArgs {
+    /// The herd configuration flags, as `run` takes them.
+    pub fn herd(&self) -> CatArgs {
+        CatArgs {
+            cat: Vec::new(),
+            cat_path: self.cat_path.clone(),
+            conf: self.conf.clone(),
+            bell: self.bell.clone(),
+            macros: self.macros.clone(),
+            variant: self.variant.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -397,6 +427,24 @@ pub struct CatArgs {
     /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
     #[arg(long, value_name = "DIR")]
     pub cat_path: Vec<PathBuf>,
+    /// herd7's configuration file (herd's -conf), such as the Linux
+    /// kernel's linux-kernel.cfg: its `model` runs as a --cat model, with
+    /// its `bell`, `macros` and `variant`.
+    #[arg(long, value_name = "FILE")]
+    pub conf: Option<PathBuf>,
+    /// herd7's bell file (herd's -bell): its annotations are event sets of
+    /// the cat models, and its checks run before theirs.
+    #[arg(long, value_name = "FILE")]
+    pub bell: Option<PathBuf>,
+    /// herd7's macro file (herd's -macros), such as linux-kernel.def: herd
+    /// C tests are read with their primitives expanded by it, in herd's C
+    /// semantics.
+    #[arg(long, value_name = "FILE")]
+    pub macros: Option<PathBuf>,
+    /// herd7's variants (herd's -variant), comma separated: `if "v"` in
+    /// cat models, and herd's semantics (`lkmmv2`).
+    #[arg(long, value_delimiter = ',', value_name = "VARIANT")]
+    pub variant: Vec<String>,
 }
 
 #[derive(Debug, Args)]

@@ -170,6 +170,10 @@ impl AxiomaticError {
             AxError::TooManyEvents { .. } => {
                 (None, "use an operational model, or a smaller --unroll")
             }
+            AxError::HerdSemantics => (
+                None,
+                "give a cat model of the C architecture (--cat), or herd7's configuration (--conf linux-kernel.cfg)",
+            ),
         };
         AxiomaticError {
             error,

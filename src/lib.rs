@@ -12,6 +12,7 @@ pub mod engine;
 pub mod exit;
 pub mod files;
 pub mod flags;
+pub mod herd_conf;
 pub mod herd_log;
 pub mod interrupt;
 pub mod limits;
@@ -77,6 +78,8 @@ where
             return code;
         }
     };
+    // Each command starts from herd7's default configuration.
+    herd_conf::reset();
     let result = match &cli.command {
         cli::Command::Run(a) => commands::run::run(a, io),
         cli::Command::Check(a) => commands::check::check(a, io),

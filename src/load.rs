@@ -25,7 +25,35 @@ pub fn relaxlab_text(file: &SourceFile) -> Result<(String, String), Report> {
 }
 
 /// Parses and lowers a file; the error renders with its source.
+///
+/// A herd C test is read in herd's C semantics
+/// (`relaxlab_grammar::herd::kernel`) when a macro file is in effect
+/// (`--macros`, `--conf`: the kernel's primitives are macros), or when the
+/// importer to relaxlab's instructions refuses it and herd's semantics
+/// reads it (pointers, herd's annotated primitives). Otherwise it is
+/// translated to relaxlab's language, which every model runs.
 pub fn program(file: &SourceFile) -> Result<Program, Report> {
+    if herd::detect(&file.text) == Dialect::HerdC {
+        let setup = crate::herd_conf::current();
+        let kernel = |text: &str| {
+            herd::kernel::load(
+                text,
+                setup.macros.as_ref().map(|(_, m)| m.as_ref()),
+                setup.semantics(),
+            )
+        };
+        if setup.macros.is_some() {
+            return kernel(&file.text).map_err(|e| report(e, &file.path, &file.text));
+        }
+        if let Err(first) = relaxlab_text(file) {
+            return match kernel(&file.text) {
+                Ok(p) => Ok(p),
+                // A kernel test read without its macro file: say so.
+                Err(e) if e.names_a_macro() => Err(report(e, &file.path, &file.text)),
+                Err(_) => Err(first),
+            };
+        }
+    }
     let (name, text) = relaxlab_text(file)?;
     relaxlab_grammar::load(&text).map_err(|e| report(e, name, &text))
 }

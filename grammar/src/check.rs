@@ -23,6 +23,18 @@ use crate::fmt::hw_fence_name;
 /// models whose registry rows do not admit them
 /// (`relaxlab_semantics::registry::Admits`).
 pub(crate) fn check_model(program: &Program, model: ModelKey) -> Result<(), Errors> {
+    // A test in herd's C semantics has no relaxlab instructions for the
+    // operational models to run, and no C11 orders for the hand-written
+    // axiomatic ones.
+    if program.c.is_some() {
+        let span = program.threads.first().map(|t| t.span).unwrap_or_default();
+        return Err(Errors::new(vec![ModelError::HerdSemantics {
+            model: model.to_string(),
+            why: "kernel primitives, pointers or herd's annotations",
+            span: sspan(span),
+        }
+        .into()]));
+    }
     let admits = model.admits();
     let mut errors: Vec<Error> = Vec::new();
     for (l, loc) in program.locations.iter().enumerate() {

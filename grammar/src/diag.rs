@@ -437,6 +437,17 @@ pub enum ModelError {
         #[label("not a C11 fence")]
         span: SourceSpan,
     },
+    #[error("{model} does not run this test: it is read in herd7's C semantics ({why})")]
+    #[diagnostic(
+        code(relaxlab::model::herd_semantics),
+        help("only cat models of the C architecture run such a test, as herd7 runs it: give one with --cat, or herd7's configuration with --conf (the Linux kernel's linux-kernel.cfg)")
+    )]
+    HerdSemantics {
+        model: String,
+        why: &'static str,
+        #[label("this thread")]
+        span: SourceSpan,
+    },
 }
 
 /// One diagnostic of any stage.

@@ -637,6 +637,11 @@ pub struct Program {
     /// every location.
     pub observed: Vec<Observable>,
     pub expectations: Vec<Expectation>,
+    /// A herd C test that only herd7's C semantics expresses (kernel
+    /// primitives, pointers, unsequenced accesses): its threads as herd
+    /// reads them. Then each thread's `code` is just `End`, and only the
+    /// axiomatic engine runs the program.
+    pub c: Option<std::sync::Arc<crate::csem::CProgram>>,
 }
 
 impl Program {
@@ -671,6 +676,18 @@ impl Program {
                 })
         })
     }
+    /// A value as outcomes print it: a location's address (in a herd C
+    /// test, where locations are values) by the location's name, as herd7
+    /// prints pointers; any other value in decimal.
+    pub fn value_text(&self, v: Value) -> String {
+        if self.c.is_some() {
+            if let Some(l) = crate::csem::location_at(v, self.locations.len()) {
+                return self.locations[l.index()].name.clone();
+            }
+        }
+        v.to_string()
+    }
+
     /// The name of an observable as tables print it: `P0:r0` or `x`.
     pub fn observable_name(&self, o: Observable) -> String {
         match o {

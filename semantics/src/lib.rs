@@ -7,6 +7,7 @@
 pub mod analyses;
 pub mod axiomatic;
 pub mod budget;
+pub mod csem;
 pub mod dependence;
 pub mod ir;
 pub mod mapping;

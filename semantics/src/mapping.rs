@@ -233,6 +233,7 @@ mod tests {
             filter: None,
             observed: vec![],
             expectations: vec![],
+            c: None,
         }
     }
 

@@ -44,6 +44,12 @@ pub enum FailureKind {
     /// a row than the interpreter's bound. The execution never ends and has
     /// no outcome; it is reported so the spin is not lost silently.
     Divergence { thread: ThreadId, instr: InstrId },
+    /// A herd C statement (at a source line) wrote through a value that is
+    /// not a location's address, or computed with an address other than
+    /// comparing it: herd7 refuses such a test.
+    BadPointer { thread: ThreadId, line: u32 },
+    /// A herd C statement (at a source line) divided by zero.
+    DivisionByZeroAt { thread: ThreadId, line: u32 },
 }
 
 /// A distinct way an execution can fail, with its shortest witness.

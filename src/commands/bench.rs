@@ -384,6 +384,7 @@ pub fn run_one(spec: &str, io: &mut Io<'_>) -> Result<(), miette::Report> {
         let program = load::program(&source)?;
         let key =
             ModelKey::from_name(model).ok_or_else(|| miette::miette!("unknown model {model}"))?;
+        load::check_model(&program, key, &source)?;
         // Measure the model's exploration alone, without the non-SC marking run.
         let settings = Settings {
             max_states,

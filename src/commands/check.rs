@@ -16,6 +16,17 @@
 //! `relaxlab.toml`) run the model once per file; a model that does not
 //! compile is an input error. `--only` restricts to hand-written models
 //! and skips them.
+//!
+//! herd C tests state their verdict in a comment, as the Linux kernel's
+//! do: `Result: Never`, `Result: Sometimes DATARACE`. With herd7's
+//! configuration (`--conf linux-kernel.cfg`, and `--bell`, `--macros`,
+//! `--variant`), that comment is an expectation of the configuration's
+//! model: the verdict must match, and the model must raise its
+//! `data-race` flag exactly when the comment says `DATARACE`, as the
+//! kernel's `judgelitmus.sh` judges herd7's output. Without a
+//! configuration, a test that names a kernel primitive cannot be read; it
+//! is listed as skipped, with the flag that checks it (book: The
+//! Linux-kernel memory model, Checking Result comments).
 
 use std::collections::BTreeMap;
 
@@ -51,6 +62,8 @@ enum FileResult {
     Skipped,
     /// A cat model it names cannot be read or does not compile.
     BadModel(miette::Report),
+    /// A kernel test checked without herd's configuration: why.
+    NeedsConf(String),
 }
 
 /// Where cat models are found: the `[cat]` table and the include path.
@@ -94,6 +107,19 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         progress: common::stderr_is_terminal(),
         search: common::search(args.search),
         ..common::settings(&args.engine, &config)
+    };
+    let herd = args.herd();
+    let configured = herd.conf.is_some()
+        || herd.bell.is_some()
+        || herd.macros.is_some()
+        || !herd.variant.is_empty();
+    // The configuration's model judges `Result:` comments; loading it
+    // also sets the macro file and variants every test is read with,
+    // before the workers start.
+    let herd_model = if configured {
+        crate::cat::load_for(&herd, io)?.into_iter().next()
+    } else {
+        None
     };
     let pool = common::pool(&args.engine, &config)?;
     let only: Option<Vec<ModelKey>> = if args.only.is_empty() {
@@ -143,7 +169,13 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
                 }
                 match files::read(path) {
                     Ok(file) => {
-                        let result = check_file(&file, &settings, only.as_deref(), &cats);
+                        let result = check_file(
+                            &file,
+                            &settings,
+                            only.as_deref(),
+                            &cats,
+                            herd_model.as_ref(),
+                        );
                         (file.path.clone(), load::warnings(&file), result)
                     }
                     Err(e) => (shown, Vec::new(), FileResult::Error(e.into())),
@@ -160,7 +192,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         cat.report_warnings(io);
     }
 
-    let (mut passed, mut failed, mut unchecked, mut expectations) = (0, 0, 0, 0);
+    let (mut passed, mut failed, mut unchecked, mut skipped, mut expectations) = (0, 0, 0, 0, 0);
     let mut exit = Exit::Ok;
     let mut report = Vec::new();
     let json = args.format == ReportFormat::Json;
@@ -224,6 +256,13 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
                 report.push(entry("error", 0, vec![error.to_string()]));
             }
             FileResult::Skipped => {}
+            FileResult::NeedsConf(why) => {
+                skipped += 1;
+                if !json {
+                    writeln!(io.out, "skip  {path}: {why}").into_diagnostic()?;
+                }
+                report.push(entry("skipped", 0, vec![why]));
+            }
             FileResult::BadModel(error) => {
                 failed += 1;
                 exit = exit.max(Exit::InputError);
@@ -246,6 +285,7 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             passed,
             failed,
             unchecked,
+            skipped,
             expectations: expectations as u64,
             interrupted,
         };
@@ -270,6 +310,9 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
     if unchecked > 0 {
         write!(io.out, ", {unchecked} with nothing to check").into_diagnostic()?;
     }
+    if skipped > 0 {
+        write!(io.out, ", {skipped} skipped").into_diagnostic()?;
+    }
     writeln!(io.out).into_diagnostic()?;
     Ok(exit)
 }
@@ -279,9 +322,17 @@ fn check_file(
     settings: &Settings,
     only: Option<&[ModelKey]>,
     cats: &CatContext,
+    herd_model: Option<&crate::cat::CatFile>,
 ) -> FileResult {
     let program = match load::program(file) {
         Ok(p) => p,
+        Err(report) if herd_model.is_none() && names_a_kernel_macro(&report) => {
+            return FileResult::NeedsConf(
+                "a kernel test (it names a macro of herd's .def file): check it with \
+                 --conf linux-kernel.cfg"
+                    .to_string(),
+            )
+        }
         Err(report) => return FileResult::Error(report),
     };
     let mut by_model: BTreeMap<ModelKey, Vec<&Expectation>> = BTreeMap::new();
@@ -337,6 +388,12 @@ fn check_file(
             Ok(n) => count += n,
             Err(report) => return FileResult::BadModel(report),
         }
+        if let (Some(cat), Some(stated)) = (herd_model, herd_result(file)) {
+            count += 1;
+            if let Some(problem) = judge_herd_result(&program, cat, &stated, settings) {
+                problems.push(problem);
+            }
+        }
     }
     if problems.is_empty() {
         FileResult::Passed {
@@ -348,6 +405,99 @@ fn check_file(
             problems,
             input_error,
         }
+    }
+}
+
+/// Whether loading failed because the test names a kernel primitive,
+/// which only herd's macro file defines.
+fn names_a_kernel_macro(report: &miette::Report) -> bool {
+    report
+        .code()
+        .is_some_and(|c| c.to_string() == "relaxlab::herd::unknown_macro")
+        || report.related().into_iter().flatten().any(|r| {
+            r.code()
+                .is_some_and(|c| c.to_string() == "relaxlab::herd::unknown_macro")
+        })
+}
+
+/// A herd C test's `Result:` comment: the verdict it states, and whether
+/// it states a data race.
+struct HerdResult {
+    /// `None` for `Result: DEADLOCK`: no execution is consistent (herd7's
+    /// `Never 0 0`), as when a lock can never be taken.
+    verdict: Option<Verdict>,
+    data_race: bool,
+}
+
+/// The `Result:` comment of a herd C test (`* Result: Sometimes DATARACE`),
+/// if it has one naming a verdict.
+fn herd_result(file: &files::SourceFile) -> Option<HerdResult> {
+    use relaxlab_grammar::herd::{detect, Dialect};
+    if detect(&file.text) != Dialect::HerdC {
+        return None;
+    }
+    let line = file.text.lines().find_map(|l| {
+        l.trim_start_matches([' ', '\t', '*', '('])
+            .strip_prefix("Result:")
+    })?;
+    let mut words = line.split_whitespace();
+    let verdict = match words.next()? {
+        "Always" => Some(Verdict::Always),
+        "Sometimes" => Some(Verdict::Sometimes),
+        "Never" => Some(Verdict::Never),
+        "DEADLOCK" => None,
+        _ => return None,
+    };
+    Some(HerdResult {
+        verdict,
+        data_race: words.any(|w| w == "DATARACE"),
+    })
+}
+
+/// What is wrong with a `Result:` comment under the configuration's
+/// model, if anything: its verdict, then its data race.
+fn judge_herd_result(
+    program: &relaxlab_semantics::ir::Program,
+    cat: &crate::cat::CatFile,
+    stated: &HerdResult,
+    settings: &Settings,
+) -> Option<String> {
+    let key = format!("Result: ({})", cat.model.name);
+    let table = match crate::engine::run(program, cat, settings) {
+        Ok(t) => t,
+        Err(e) => return Some(format!("{key}: {e}")),
+    };
+    match stated.verdict {
+        Some(verdict) => {
+            if let Some(problem) = verdict_problem(&table, &key, Subject::Condition, verdict) {
+                return Some(problem);
+            }
+        }
+        None => {
+            if let Some(bound) = table.bounds.first() {
+                return Some(format!(
+                    "{key}: expected DEADLOCK, but the result is partial: {}",
+                    describe_bound(bound)
+                ));
+            }
+            let executions: u64 = table.rows.iter().map(|r| r.count).sum();
+            if executions > 0 {
+                return Some(format!(
+                    "{key}: expected DEADLOCK (no consistent execution), found {}",
+                    plural(executions, "execution")
+                ));
+            }
+        }
+    }
+    let raced = table.flags.iter().any(|f| f == "data-race");
+    match (stated.data_race, raced) {
+        (true, false) => Some(format!(
+            "{key}: expected DATARACE, but no data race was flagged"
+        )),
+        (false, true) => Some(format!(
+            "{key}: a data race was flagged, and the comment does not say DATARACE"
+        )),
+        _ => None,
     }
 }
 

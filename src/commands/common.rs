@@ -65,8 +65,11 @@ pub fn stderr_is_terminal() -> bool {
 pub fn pool(args: &EngineArgs, config: &Config) -> Result<rayon::ThreadPool, miette::Report> {
     // 0: rayon's default, one thread per core.
     let jobs = args.jobs.or(config.jobs()).unwrap_or(0);
+    // The workers read tests with the command's herd configuration.
+    let setup = crate::herd_conf::installed();
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
+        .start_handler(move |_| crate::herd_conf::install(setup.clone()))
         .build()
         .map_err(|e| miette::miette!("cannot start {jobs} worker threads: {e}"))
 }

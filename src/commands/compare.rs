@@ -144,8 +144,9 @@ pub fn compare(args: &CompareArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     let mut settings = common::settings(&args.engine, &config);
     settings.progress = common::stderr_is_terminal();
+    // The cat models and herd's configuration, before the workers start.
+    let cats = crate::cat::load_for(&args.cat, io)?;
     let pool = common::pool(&args.engine, &config)?;
-    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path, io)?;
     let keys = common::op_models(&args.models)?;
     common::distinct(&keys)?;
     let models: Vec<OpModel> = keys

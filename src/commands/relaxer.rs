@@ -25,6 +25,7 @@ use relaxlab_semantics::registry::{with_model, Buffering, OpVisitor};
 use super::common;
 use crate::cli::{ConfirmArgs, PredictArgs};
 use crate::exit::{Exit, Outcome};
+use crate::load;
 use crate::render::table::describe_bound;
 use crate::render::{plural, words};
 use crate::{flags, interrupt, Io};
@@ -87,7 +88,14 @@ pub fn predict(args: &PredictArgs, io: &mut Io<'_>) -> Outcome {
     let settings = common::settings(&engine, &config);
     let pool = common::pool(&engine, &config)?;
     let mut exit = Exit::Ok;
-    for (_file, program) in common::programs(&args.files, io, &mut exit)? {
+    for (file, program) in common::programs(&args.files, io, &mut exit)? {
+        // RELAXER runs the program under SC: a test only herd's C
+        // semantics reads is refused by name.
+        if let Err(report) = load::check_model(&program, ModelKey::Op(OpModel::Sc), &file) {
+            io.report(&report);
+            exit = exit.max(Exit::InputError);
+            continue;
+        }
         warn_length(&program, args.length, io);
         if args.exhaustive {
             let file_exit = predict_exhaustive(&program, args.length, &settings, &pool, io)?;
@@ -201,7 +209,12 @@ pub fn confirm(args: &ConfirmArgs, io: &mut Io<'_>) -> Outcome {
     }
     common::distinct(&models.iter().map(|m| ModelKey::Op(*m)).collect::<Vec<_>>())?;
     let mut exit = Exit::Ok;
-    'files: for (_file, program) in common::programs(&args.files, io, &mut exit)? {
+    'files: for (file, program) in common::programs(&args.files, io, &mut exit)? {
+        if let Err(report) = load::check_model(&program, ModelKey::Op(OpModel::Sc), &file) {
+            io.report(&report);
+            exit = exit.max(Exit::InputError);
+            continue;
+        }
         warn_length(&program, args.length, io);
         let cycles = cycles_of(&program, args.length, args.runs, args.seed, &settings);
         writeln!(

@@ -69,7 +69,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     settings.progress = common::stderr_is_terminal();
     settings.search = common::search(args.search);
     let format = args.format.or(config.format).unwrap_or(Format::Table);
-    let cats = crate::cat::load_all(&args.cat.cat, &args.cat.cat_path, io)?;
+    let cats = crate::cat::load_for(&args.cat, io)?;
     let models = models(args, &config, &cats)?;
     flags::check_run(args, format, &models, cats.len(), io)?;
     // Started when an operational model first needs it: the axiomatic

@@ -48,8 +48,9 @@
 //!    with `Always` (no negative), `Never` (no positive) or `Sometimes`.
 //! 6. The `Condition` line reprints the condition as herd's printer does
 //!    (`0:r0=0`, `[x]=1`, `/\`, `\/`, `=>`, `not (P)`; `!=` as
-//!    `not (a=v)`), parenthesised by herd's precedence, where `=>` binds
-//!    tighter than `/\` and `\/`.
+//!    `not (a=v)`; a location's address by the location's name),
+//!    parenthesised by herd's precedence, where `=>` binds tighter than
+//!    `/\` and `\/`.
 //!
 //! Counts come from the rows' `count` field: the axiomatic engine stores
 //! the number of consistent executions per outcome there, as herd counts.
@@ -154,17 +155,38 @@ pub fn render_with(
     let key = |s: usize| &keys[s * width..(s + 1) * width];
     let mut states: Vec<usize> = (0..table.rows.len()).collect();
     // Up to 8 values in 0..2^16 pack into one number that sorts alike.
+    // A program whose values include addresses sorts as herd does, its
+    // integers before its symbols, symbols by name.
+    let symbolic = program.c.is_some();
     let packed = |s: usize| {
         key(s).iter().try_fold(0u128, |acc, &v| {
             u16::try_from(v).ok().map(|v| (acc << 16) | u128::from(v))
         })
     };
-    let all_packed: Option<Vec<(u128, usize)>> = (width <= 8)
+    let all_packed: Option<Vec<(u128, usize)>> = (width <= 8 && !symbolic)
         .then(|| states.iter().map(|&s| packed(s).map(|p| (p, s))).collect())
         .flatten();
     if let Some(mut pairs) = all_packed {
         pairs.sort_unstable();
         states = pairs.into_iter().map(|(_, s)| s).collect();
+    } else if symbolic {
+        let text = |v: Value| {
+            let t = program.value_text(v);
+            (t.parse::<Value>().is_err(), v, t)
+        };
+        states.sort_by_cached_key(|&s| {
+            key(s)
+                .iter()
+                .map(|&v| {
+                    let (sym, v, t) = text(v);
+                    if sym {
+                        (1u8, 0, t)
+                    } else {
+                        (0u8, v, String::new())
+                    }
+                })
+                .collect::<Vec<_>>()
+        });
     } else {
         states.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
     }
@@ -245,7 +267,11 @@ pub fn render_with(
                 s.push(' ');
             }
             s.push_str(name);
-            s.push_str(digits.format(v));
+            if symbolic {
+                s.push_str(&program.value_text(v));
+            } else {
+                s.push_str(digits.format(v));
+            }
             s.push(';');
         }
         s.push('\n');
@@ -367,8 +393,16 @@ fn prop_text(program: &Program, p: &Prop, above: Above) -> String {
     match p {
         Prop::True => "true".to_string(),
         Prop::False => "false".to_string(),
-        Prop::Atom(o, CmpOp::Eq, v) => format!("{}={v}", herd_name(program, *o)),
-        Prop::Atom(o, CmpOp::Ne, v) => format!("not ({}={v})", herd_name(program, *o)),
+        Prop::Atom(o, CmpOp::Eq, v) => {
+            format!("{}={}", herd_name(program, *o), program.value_text(*v))
+        }
+        Prop::Atom(o, CmpOp::Ne, v) => {
+            format!(
+                "not ({}={})",
+                herd_name(program, *o),
+                program.value_text(*v)
+            )
+        }
         Prop::Not(q) => format!("not ({})", prop_text(program, q, Above::Top)),
         Prop::And(a, b) => paren(
             Above::And,
@@ -480,6 +514,7 @@ mod tests {
             filter: None,
             observed,
             expectations: Vec::new(),
+            c: None,
         }
     }
 

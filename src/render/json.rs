@@ -16,7 +16,8 @@
 //!   "complete": bool,
 //!   "bounds": [{ "kind": string, "message": string }],          // why partial
 //!   "non_sc_known": bool,                                       // rows' non_sc is decided
-//!   "rows": [{ "values": [number], "satisfies": bool | null, "count": number,
+//!   "rows": [{ "values": [number | string],                    // a string: a location's address (herd C)
+//!              "satisfies": bool | null, "count": number,
 //!              "racy": bool, "non_sc": bool, "run": number | null,
 //!              "witness": [string] | null }],
 //!   "failures": [{ "what": string, "count": number, "run": number | null,
@@ -188,9 +189,28 @@ pub struct Graph {
     pub dot: String,
 }
 
+/// A value of an outcome: an integer, or, in a herd C test where
+/// locations are values, a location's address by its name.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Cell {
+    Int(i64),
+    Name(String),
+}
+
+fn cells(program: &Program, values: &[i64]) -> Vec<Cell> {
+    values
+        .iter()
+        .map(|&v| match program.c {
+            Some(_) if relaxlab_semantics::csem::is_address(v) => Cell::Name(program.value_text(v)),
+            _ => Cell::Int(v),
+        })
+        .collect()
+}
+
 #[derive(Debug, Serialize)]
 struct Row {
-    values: Vec<i64>,
+    values: Vec<Cell>,
     satisfies: Option<bool>,
     count: u64,
     racy: bool,
@@ -319,7 +339,7 @@ pub fn run_with(
             .iter()
             .enumerate()
             .map(|(i, r)| Row {
-                values: r.values.clone(),
+                values: cells(program, &r.values),
                 satisfies: r.satisfies,
                 count: r.count,
                 racy: r.racy,
@@ -366,6 +386,9 @@ pub struct CheckReport {
     /// Files without an `expect` entry (status `unchecked`): nothing in
     /// them was checked, and they count as neither passed nor failed.
     pub unchecked: u64,
+    /// Kernel tests left for `--conf`: read without herd's configuration,
+    /// their `Result:` comments cannot be checked.
+    pub skipped: u64,
     /// Expectations that held, in the files that passed.
     pub expectations: u64,
     /// Ctrl-C stopped the check: files not reached are missing.

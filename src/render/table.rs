@@ -236,9 +236,11 @@ pub fn render_with(
         Mode::Axiomatic | Mode::Stateless => Some("executions"),
     };
     let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
+    // A herd C test's addresses print as their locations' names.
+    let text = |v: &i64| program.value_text(*v);
     for row in &table.rows {
         for (w, v) in widths.iter_mut().zip(&row.values) {
-            *w = (*w).max(v.to_string().len());
+            *w = (*w).max(text(v).len());
         }
     }
     let count_width = count_header.map(|h| {
@@ -287,7 +289,7 @@ pub fn render_with(
         };
         let mut line = format!("  {mark} ");
         for (v, w) in row.values.iter().zip(&widths) {
-            let _ = write!(line, "{v:>w$}  ");
+            let _ = write!(line, "{:>w$}  ", text(v));
         }
         if let Some(w) = count_width {
             let _ = write!(line, "{:>w$}  ", row.count);
@@ -481,6 +483,14 @@ pub fn describe_failure(program: &Program, kind: &FailureKind) -> String {
                 at(*thread, *instr)
             )
         }
+        FailureKind::BadPointer { thread, line } => format!(
+            "a write through a value that is not a location's address, or arithmetic on an address, at {} line {line}",
+            program.thread(*thread).name
+        ),
+        FailureKind::DivisionByZeroAt { thread, line } => format!(
+            "division by zero at {} line {line}",
+            program.thread(*thread).name
+        ),
     }
 }
 

@@ -96,6 +96,7 @@ mod tests {
                 filter: None,
                 observed: vec![],
                 expectations: vec![],
+                c: None,
             }),
             model: OpModel::Sc,
             source: None,

@@ -26,6 +26,7 @@ mod golden;
 mod herd;
 mod herd_logs;
 mod lift;
+mod lkmm;
 mod messages;
 mod playground_browser;
 mod predict;

@@ -134,12 +134,37 @@ pub enum ExprKind {
         clauses: Vec<(Name, Expr)>,
         default: Option<Box<Expr>>,
     },
-    /// `match e with {} -> e1 || x ++ s -> e2 end`: parsed, refused.
-    MatchSet,
+    /// `match e with {} -> e1 || x ++ s -> e2 end`: evaluated when `e` is
+    /// known before any execution exists (a set of tags).
+    MatchSet {
+        scrutinee: Box<Expr>,
+        empty: Box<Expr>,
+        elem: Option<Name>,
+        rest: Option<Name>,
+        nonempty: Box<Expr>,
+    },
     /// `try e with d`.
     Try(Box<Expr>, Box<Expr>),
-    /// `if cond then e1 else e2`: parsed, refused.
+    /// `if "variant" then e1 else e2` (herd7's variant conditions:
+    /// strings, `not`, `&&`, `||`).
+    IfVariant {
+        cond: VariantCond,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// `if e1 = e2 then ...` (and `subset`, `in`): a comparison of values
+    /// of an execution, parsed and refused.
     If,
+}
+
+/// herd7's conditions on variants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantCond {
+    /// `"name"` or `variant "name"`.
+    Is(String, Span),
+    Not(Box<VariantCond>),
+    And(Box<VariantCond>, Box<VariantCond>),
+    Or(Box<VariantCond>, Box<VariantCond>),
 }
 
 /// The three checks.
@@ -199,9 +224,16 @@ pub enum InsKind {
     Enum(Name, Vec<Name>),
     /// `if variant "v" ... else ... end`.
     IfVariant {
-        variant: String,
+        cond: VariantCond,
         then: Vec<Ins>,
         otherwise: Vec<Ins>,
+    },
+    /// A bell declaration `instructions R[Accesses]` (or `default
+    /// R[...]`): the annotations events of kind `R` may carry.
+    Events {
+        kind: Name,
+        args: Vec<Expr>,
+        default: bool,
     },
     /// `match e with 't -> instructions || ... end` at instruction level.
     Match {

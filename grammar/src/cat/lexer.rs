@@ -36,6 +36,8 @@ pub(crate) enum Tok<'s> {
     Alt,
     #[token("&")]
     Amp,
+    #[token("&&")]
+    AmpAmp,
     #[token("*")]
     Star,
     #[token("~")]
@@ -130,6 +132,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "default",
     "compat",
     "variant",
+    "not",
 ];
 
 /// A lexed token and its byte range.

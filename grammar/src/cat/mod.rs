@@ -11,7 +11,9 @@ mod error;
 mod lexer;
 mod parser;
 
-pub use compile::{compile, CatLoader, Compiled, Loaded, NotFound, BUILT_IN_FILES};
+pub use compile::{
+    compile, compile_with, CatLoader, CompileOptions, Compiled, Loaded, NotFound, BUILT_IN_FILES,
+};
 pub use error::CatError;
 
 /// Parses a cat file on its own (file number 0), for tools and tests.

@@ -357,13 +357,16 @@ impl<'s> Parser<'s> {
                 Ok(InsKind::With(name, self.expr()?))
             }
             "instructions" | "default" => {
+                let default = kw == "default";
                 self.pos += 1;
-                self.name()?;
+                let kind = self.name()?;
                 self.expect(Tok::LBrack, "`[`")?;
-                self.args(Tok::RBrack)?;
-                Ok(InsKind::Unsupported(
-                    "bell declarations (`instructions`, `default`)",
-                ))
+                let args = self.args(Tok::RBrack)?;
+                Ok(InsKind::Events {
+                    kind,
+                    args,
+                    default,
+                })
             }
             "enum" => {
                 self.pos += 1;
@@ -378,14 +381,7 @@ impl<'s> Parser<'s> {
             }
             "if" => {
                 self.pos += 1;
-                self.eat_kw("variant");
-                let variant = match self.bump() {
-                    Some(Tok::Str(s)) => s.to_string(),
-                    _ => {
-                        self.pos -= 1;
-                        return Err(self.unexpected("a variant name in double quotes"));
-                    }
-                };
+                let cond = self.variant_cond()?;
                 let then = self.instructions(&["else", "end"])?;
                 let otherwise = if self.eat_kw("else") {
                     self.instructions(&["end"])?
@@ -394,7 +390,7 @@ impl<'s> Parser<'s> {
                 };
                 self.expect_kw("end")?;
                 Ok(InsKind::IfVariant {
-                    variant,
+                    cond,
                     then,
                     otherwise,
                 })
@@ -430,6 +426,57 @@ impl<'s> Parser<'s> {
             _ => Err(self.unexpected(
                 "an instruction (let, acyclic, irreflexive, empty, show, include, ...)",
             )),
+        }
+    }
+
+    /// herd7's variant condition: `"v"`, `variant "v"`, `not c`,
+    /// `c && c`, `c || c` (`&&` binding tighter), `(c)`.
+    fn variant_cond(&mut self) -> Result<VariantCond, Fail> {
+        let mut lhs = self.variant_and()?;
+        while self.eat(Tok::Alt) {
+            let rhs = self.variant_and()?;
+            lhs = VariantCond::Or(Box::new(lhs), Box::new(rhs));
+        }
+        Ok(lhs)
+    }
+
+    fn variant_and(&mut self) -> Result<VariantCond, Fail> {
+        let mut lhs = self.variant_atom()?;
+        while self.eat(Tok::AmpAmp) {
+            let rhs = self.variant_atom()?;
+            lhs = VariantCond::And(Box::new(lhs), Box::new(rhs));
+        }
+        Ok(lhs)
+    }
+
+    fn variant_atom(&mut self) -> Result<VariantCond, Fail> {
+        if self.eat_kw("not") {
+            return Ok(VariantCond::Not(Box::new(self.variant_atom()?)));
+        }
+        if self.eat(Tok::LPar) {
+            let c = self.variant_cond()?;
+            self.expect(Tok::RPar, "`)`")?;
+            return Ok(c);
+        }
+        self.eat_kw("variant");
+        match self.bump() {
+            Some(Tok::Str(s)) => Ok(VariantCond::Is(s.to_string(), self.prev_span())),
+            _ => {
+                self.pos -= 1;
+                Err(self.unexpected("a variant name in double quotes"))
+            }
+        }
+    }
+
+    /// Is the `if` at the current position a variant condition?
+    fn at_variant_cond(&self) -> bool {
+        let mut k = 0;
+        loop {
+            match self.peek_at(k) {
+                Some(Tok::Name("not" | "variant")) | Some(Tok::LPar) => k += 1,
+                Some(Tok::Str(_)) => return true,
+                _ => return false,
+            }
         }
     }
 
@@ -660,6 +707,21 @@ impl<'s> Parser<'s> {
             }
             Some(Tok::Name("if")) => {
                 self.pos += 1;
+                if self.at_variant_cond() {
+                    let cond = self.variant_cond()?;
+                    self.expect_kw("then")?;
+                    let then = self.expr()?;
+                    self.expect_kw("else")?;
+                    let otherwise = self.expr()?;
+                    return Ok(Expr {
+                        span: start.to(otherwise.span),
+                        kind: ExprKind::IfVariant {
+                            cond,
+                            then: Box::new(then),
+                            otherwise: Box::new(otherwise),
+                        },
+                    });
+                }
                 self.expr()?;
                 if !(self.eat(Tok::Eq) || self.eat_kw("subset") || self.eat_kw("in")) {
                     return Err(self.unexpected("`=`, `subset` or `in`"));
@@ -701,21 +763,50 @@ impl<'s> Parser<'s> {
         if matches!(self.peek(), Some(Tok::LBrace))
             || matches!(self.peek_at(1), Some(Tok::PlusPlus | Tok::Bar))
         {
-            let mut depth = 0;
-            while let Some(t) = self.bump() {
-                match t {
-                    Tok::Name("match") => depth += 1,
-                    Tok::Name("end") if depth == 0 => {
-                        return Ok(Expr {
-                            kind: ExprKind::MatchSet,
-                            span: start.to(self.prev_span()),
-                        })
+            let mut empty = None;
+            let mut nonempty = None;
+            for _ in 0..2 {
+                if self.eat(Tok::LBrace) {
+                    self.expect(Tok::RBrace, "`}` (the empty-set clause is `{} -> ...`)")?;
+                    self.expect(Tok::Arrow, "`->`")?;
+                    empty = Some(self.expr()?);
+                } else {
+                    let elem = self.pat0()?;
+                    if self.peek() == Some(Tok::Bar) {
+                        return Err(
+                            self.unexpected("`++` (the clause `x | y ++ s` is not supported)")
+                        );
                     }
-                    Tok::Name("end") => depth -= 1,
-                    _ => {}
+                    self.expect(Tok::PlusPlus, "`++`")?;
+                    let rest = self.pat0()?;
+                    self.expect(Tok::Arrow, "`->`")?;
+                    nonempty = Some((elem, rest, self.expr()?));
+                }
+                if !self.eat(Tok::Alt) {
+                    break;
                 }
             }
-            return Err(self.unexpected("`end`"));
+            self.expect_kw("end")?;
+            let span = start.to(self.prev_span());
+            let (Some(empty), Some((elem, rest, nonempty))) = (empty, nonempty) else {
+                return Err(Fail::new(
+                    "relaxlab::cat::syntax",
+                    span,
+                    "a match on a set needs both clauses",
+                    "one clause missing",
+                    "write `match S with {} -> e1 || x ++ rest -> e2 end`",
+                ));
+            };
+            return Ok(Expr {
+                kind: ExprKind::MatchSet {
+                    scrutinee: Box::new(scrutinee),
+                    empty: Box::new(empty),
+                    elem,
+                    rest,
+                    nonempty: Box::new(nonempty),
+                },
+                span,
+            });
         }
         let mut clauses = Vec::new();
         let mut default = None;
@@ -983,6 +1074,7 @@ fn symbol(t: Tok<'_>) -> &'static str {
         Tok::Bar => "|",
         Tok::Alt => "||",
         Tok::Amp => "&",
+        Tok::AmpAmp => "&&",
         Tok::Star => "*",
         Tok::Tilde => "~",
         Tok::Plus => "+",

@@ -65,6 +65,25 @@ pub enum HerdError {
         #[help]
         help: String,
     },
+    #[error("unknown macro `{name}`")]
+    #[diagnostic(code(relaxlab::herd::unknown_macro))]
+    UnknownMacro {
+        name: String,
+        #[label("not a macro of the macro file")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+    #[error("{what}")]
+    #[diagnostic(code(relaxlab::herd::semantics))]
+    Semantics {
+        what: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: String,
+    },
     #[error("`{name}` is not a shared location of this test")]
     #[diagnostic(
         code(relaxlab::herd::unknown_location),
@@ -212,8 +231,16 @@ pub struct HerdErrors {
 }
 
 impl HerdErrors {
+    /// Is one of the errors an unknown macro (a kernel primitive read
+    /// without the model's macro file)?
+    pub fn names_a_macro(&self) -> bool {
+        self.errors
+            .iter()
+            .any(|e| matches!(e, HerdError::UnknownMacro { .. }))
+    }
+
     /// Wraps a non-empty list of errors.
-    pub(crate) fn new(mut errors: Vec<HerdError>) -> HerdErrors {
+    pub fn new(mut errors: Vec<HerdError>) -> HerdErrors {
         debug_assert!(
             !errors.is_empty(),
             "relaxlab internal error: no herd errors"

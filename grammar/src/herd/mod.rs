@@ -17,6 +17,7 @@ mod cond;
 mod dialect;
 mod emit;
 mod error;
+pub mod kernel;
 mod lexer;
 mod to_c;
 mod x86;

@@ -114,6 +114,7 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
     }
     let toplevel = test.threads.len();
     Ok(Program {
+        c: None,
         name: test.name.name.clone(),
         doc: test.doc.clone(),
         locations: l.locations,

@@ -139,6 +139,12 @@ fn formatting_the_library_keeps_comments_and_meaning() {
     let mut with_comments = 0;
     for path in &files {
         let shown = path.strip_prefix(&root).unwrap().display().to_string();
+        // The kernel's tests are read in herd's C semantics (their
+        // primitives are macros of the model's .def file), never
+        // translated to relaxlab's language: there is nothing to format.
+        if shown.starts_with("kernel/") {
+            continue;
+        }
         let original = std::fs::read_to_string(path).unwrap();
         let native = is_native(&original);
         let src = if native {

@@ -70,5 +70,6 @@ pub fn ring(threads: usize, ops: usize, locs: usize) -> Program {
         filter: None,
         observed,
         expectations: Vec::new(),
+        c: None,
     }
 }

@@ -75,6 +75,18 @@ pub(crate) struct Candidate<'a> {
 /// Which reads of a skeleton are observers (an empty set: none).
 pub(crate) type ObserverPolicy<'f> = dyn Fn(&Skeleton) -> EventSet + 'f;
 
+/// Who orders the writes of each location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CoSource {
+    /// The candidates carry their `co`.
+    Engine,
+    /// The model chooses `co` (herd7's models, `with co from ...`): the
+    /// candidates carry `rf` and, for each location whose final value the
+    /// test observes (`observed[l]`), its final write (herd's `FW`), each
+    /// distinct pair once; `co` is empty.
+    Model { observed: Vec<bool> },
+}
+
 /// Calls `visit` on every core candidate; at most `max` candidates,
 /// observers' choices counted. `budget` is polled every [`BUDGET_POLL`]
 /// candidates, between cores; once it runs out the enumeration stops and
@@ -85,6 +97,7 @@ pub(crate) fn for_each_candidate(
     max: u64,
     budget: &Budget,
     observers: &ObserverPolicy<'_>,
+    co: &CoSource,
     visit: &mut dyn FnMut(&Candidate<'_>),
 ) -> Result<Enumerated, AxError> {
     let mut counters = Enumerated::default();
@@ -97,7 +110,7 @@ pub(crate) fn for_each_candidate(
     chooser.choose(&mut |choice| {
         let skeleton = build_skeleton(program, choice)?;
         let obs = observers(&skeleton);
-        enumerate_rf_co(&skeleton, obs, max, &mut poll, &mut counters, visit);
+        enumerate_rf_co(&skeleton, obs, max, co, &mut poll, &mut counters, visit);
         Ok(!counters.truncated && counters.stopped.is_none())
     })?;
     counters.combinations = chooser.nodes;
@@ -114,6 +127,8 @@ type OnSources<'f> = dyn FnMut(&[(usize, usize)]) -> bool + 'f;
 struct LocChoice {
     rf: Vec<(usize, usize)>,
     co: Vec<(usize, usize)>,
+    /// The last write in `co`.
+    last: Option<usize>,
     groups: Vec<Group>,
     /// The product of the groups' uniproc choices.
     extensions: u64,
@@ -121,10 +136,12 @@ struct LocChoice {
 
 /// Every core `rf` and `co` of a skeleton: per location, the choices that
 /// pass uniproc on that location, then their product.
+#[allow(clippy::too_many_arguments)]
 fn enumerate_rf_co(
     skeleton: &Skeleton,
     observers: EventSet,
     max: u64,
+    co: &CoSource,
     poll: &mut Poll<'_>,
     counters: &mut Enumerated,
     visit: &mut dyn FnMut(&Candidate<'_>),
@@ -139,7 +156,12 @@ fn enumerate_rf_co(
             .filter(|&e| ex.events[e].loc() == Some(loc))
             .collect();
         match location_choices(ex, &events, skeleton.free, observers, max) {
-            Some(choices) if !choices.is_empty() => per_loc.push(choices),
+            Some(choices) if !choices.is_empty() => per_loc.push(match co {
+                CoSource::Engine => choices,
+                CoSource::Model { observed } => {
+                    model_co_choices(choices, observed.get(loc.index()) == Some(&true))
+                }
+            }),
             Some(_) => return,
             None => {
                 counters.truncated = true;
@@ -162,6 +184,8 @@ fn enumerate_rf_co(
         }
         exec.rf.clear();
         exec.co.clear();
+        let model_co = matches!(co, CoSource::Model { .. });
+        let mut fw: EventSet = 0;
         let mut groups: Vec<&Group> = Vec::new();
         let mut extensions: u64 = 1;
         for (l, choices) in per_loc.iter().enumerate() {
@@ -173,12 +197,19 @@ fn enumerate_rf_co(
                     set_read_value(&mut exec.events[r], value);
                 }
             }
-            for &(a, b) in &choice.co {
-                exec.co.add_idx(a, b);
+            if model_co {
+                if let Some(w) = choice.last {
+                    fw |= single(w);
+                }
+            } else {
+                for &(a, b) in &choice.co {
+                    exec.co.add_idx(a, b);
+                }
             }
             groups.extend(choice.groups.iter());
             extensions = extensions.saturating_mul(choice.extensions);
         }
+        exec.fw = model_co.then_some(fw);
         for &(t, reg, e) in &skeleton.free_regs {
             if let Some(rs) = regs[t].as_mut() {
                 rs[reg.index()] = exec.events[e].value().unwrap_or(0);
@@ -331,6 +362,7 @@ fn location_choices(
             out.push(LocChoice {
                 rf: rf.to_vec(),
                 co: co_pairs.clone(),
+                last: order.last().copied(),
                 groups,
                 extensions,
             });
@@ -341,6 +373,27 @@ fn location_choices(
         }
     }
     Some(out)
+}
+
+/// A location's choices when the model chooses `co`: each distinct `rf`
+/// with, when the location is observed, each distinct final write (the
+/// last of some coherent order), in the order first met. Only choices
+/// that some coherence order makes uniproc reach here, so a choice every
+/// model would reject is still left out.
+fn model_co_choices(choices: Vec<LocChoice>, observed: bool) -> Vec<LocChoice> {
+    let mut out: Vec<LocChoice> = Vec::new();
+    for mut c in choices {
+        c.rf.sort_unstable();
+        if !observed {
+            c.last = None;
+        }
+        if out.iter().any(|o| o.rf == c.rf && o.last == c.last) {
+            continue;
+        }
+        c.co.clear();
+        out.push(c);
+    }
+    out
 }
 
 /// Chooses a source for each read in turn (CoRR: within a thread, sources
@@ -461,7 +514,11 @@ pub(crate) fn final_values(exec: &Execution, locations: usize) -> Vec<Value> {
     let mut out = vec![0; locations];
     for (w, ev) in exec.events.iter().enumerate() {
         if let EventKind::Write { loc, value, .. } = ev.kind {
-            if exec.co.row(w) == 0 && loc.index() < locations {
+            let last = match exec.fw {
+                Some(fw) => fw & single(w) != 0,
+                None => exec.co.row(w) == 0,
+            };
+            if last && loc.index() < locations {
                 out[loc.index()] = value;
             }
         }

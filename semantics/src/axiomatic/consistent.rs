@@ -10,7 +10,7 @@
 
 use super::axioms::c11;
 use super::axioms::hardware;
-use super::candidates::{final_values, for_each_candidate, set_read_value, Candidate};
+use super::candidates::{final_values, for_each_candidate, set_read_value, Candidate, CoSource};
 use super::execution::{AxError, EventId, Execution};
 use super::observers::{Extensions, ScMarks, SequenceCache};
 use super::outcome_ids::{OutcomeIds, NO_TUPLE};
@@ -234,6 +234,10 @@ pub(crate) fn for_each_consistent<F>(
 where
     F: FnMut(usize, &Found<'_>, &mut LazyMarks<'_, '_>),
 {
+    // The hand-written models judge relaxlab's instructions.
+    if program.c.is_some() {
+        return Err(AxError::HerdSemantics);
+    }
     let mut summaries: Vec<Option<AxSummary>> = vec![None; models.len()];
     let mut outcomes = Outcomes::default();
     let mut sequences = SequenceCache::default();
@@ -260,8 +264,14 @@ where
             Split::Observers => observer_reads(&group_models, s),
             Split::Whole => 0,
         };
-        let counters =
-            for_each_candidate(&prepared, &paths, max, &opts.budget, &policy, &mut |cand| {
+        let counters = for_each_candidate(
+            &prepared,
+            &paths,
+            max,
+            &opts.budget,
+            &policy,
+            &CoSource::Engine,
+            &mut |cand| {
                 let mut columns: Option<Columns> = None;
                 let mut marks = LazyMarks {
                     cand,
@@ -363,7 +373,8 @@ where
                         report(&mut outcomes, id, choice.seqs);
                     });
                 }
-            })?;
+            },
+        )?;
         let mut bounds = Vec::new();
         bounds.extend(counters.stopped);
         if counters.truncated || paths.truncated {

@@ -41,22 +41,49 @@ fn loc_name(program: &Program, l: crate::ir::LocId) -> String {
 fn label(program: &Program, ex: &Execution, e: usize) -> String {
     let ev = &ex.events[e];
     let tag = event_letter(e);
+    // herd C events show their annotations where C11 events show their
+    // order.
+    let annot = match &program.c {
+        Some(c) if ev.tags != 0 => c.tag_names(ev.tags).collect::<Vec<_>>().join(","),
+        Some(_) => String::new(),
+        None => ev.mode.name().to_string(),
+    };
+    let value = |v| program.value_text(v);
     let body = match ev.kind {
-        EventKind::Read { loc, value, .. } => {
-            format!("R[{}] {}={}", ev.mode.name(), loc_name(program, loc), value)
+        EventKind::Read { loc, value: v, .. } => {
+            format!("R[{annot}] {}={}", loc_name(program, loc), value(v))
         }
-        EventKind::Write { loc, value, .. } if ev.thread.is_none() => {
-            format!("W[init] {}={}", loc_name(program, loc), value)
+        EventKind::Write { loc, value: v, .. } if ev.thread.is_none() => {
+            format!("W[init] {}={}", loc_name(program, loc), value(v))
         }
-        EventKind::Write { loc, value, .. } => {
-            format!("W[{}] {}={}", ev.mode.name(), loc_name(program, loc), value)
+        EventKind::Write { loc, value: v, .. } => {
+            format!("W[{annot}] {}={}", loc_name(program, loc), value(v))
         }
         EventKind::Fence(FenceKind::Hw(k)) => format!("F[{}]", hw_name(k)),
         EventKind::Fence(FenceKind::C11(_)) => format!("F[{}]", ev.mode.name()),
         EventKind::Fork { child } => format!("fork {}", thread_name(program, child.index())),
         EventKind::Join { child } => format!("join {}", thread_name(program, child.index())),
+        EventKind::TaggedFence => format!("F[{annot}]"),
+        EventKind::Lock { loc, op } => format!("{}({})", lock_name(op), loc_name(program, loc)),
+        EventKind::Srcu { loc, value: v } => match v {
+            Some(v) => format!("SRCU[{annot}]({},{})", loc_name(program, loc), value(v)),
+            None => format!("SRCU[{annot}]({})", loc_name(program, loc)),
+        },
     };
     format!("{tag}: {body}")
+}
+
+/// herd's names of the lock events.
+fn lock_name(op: crate::axiomatic::LockOp) -> &'static str {
+    use crate::axiomatic::LockOp;
+    match op {
+        LockOp::Read => "LKR",
+        LockOp::Write => "LKW",
+        LockOp::Unlock => "UL",
+        LockOp::Fail => "LF",
+        LockOp::ReadLocked => "RL",
+        LockOp::ReadUnlocked => "RU",
+    }
 }
 
 fn thread_name(program: &Program, t: usize) -> String {

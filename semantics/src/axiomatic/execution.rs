@@ -74,6 +74,30 @@ pub enum AccessKind {
     Update,
     /// The read of a CAS that failed (still a locked instruction on x86).
     FailedCas,
+    /// The read of a Linux-kernel read-modify-write that failed
+    /// (`cmpxchg`, `atomic_add_unless`): herd7's C semantics marks it
+    /// atomic, so it is in herd's `RMW` set though no write follows it.
+    FailedUpdate,
+}
+
+/// The lock events of herd7's Linux-kernel semantics (its `CAction.Lock`,
+/// `Unlock`, `TryLock` and `ReadLock`): events on a spinlock's location
+/// that are neither reads nor writes of memory; the model (`lock.cat`)
+/// gives them their `rf` and `co`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum LockOp {
+    /// `LKR`: the read half of `spin_lock` or of a successful `spin_trylock`.
+    Read,
+    /// `LKW`: its write half.
+    Write,
+    /// `UL`: `spin_unlock`.
+    Unlock,
+    /// `LF`: a failed `spin_trylock`.
+    Fail,
+    /// `RL`: a `spin_is_locked` that returned true.
+    ReadLocked,
+    /// `RU`: a `spin_is_locked` that returned false.
+    ReadUnlocked,
 }
 
 /// What an event does.
@@ -100,6 +124,21 @@ pub enum EventKind {
     Join {
         child: ThreadId,
     },
+    /// A fence of herd7's annotated C primitives (`__fence{mb}`): what it
+    /// orders is said by its tags ([`Event::tags`]) alone.
+    TaggedFence,
+    /// A lock event on the spinlock at `loc` ([`LockOp`]).
+    Lock {
+        loc: LocId,
+        op: LockOp,
+    },
+    /// herd7's SRCU event that is not an access (`synchronize_srcu`,
+    /// `__srcu{...}(s)`): on the srcu_struct at `loc`, annotated by its
+    /// tags, with the value it carries (none for a grace period).
+    Srcu {
+        loc: LocId,
+        value: Option<Value>,
+    },
 }
 
 /// One event of an execution.
@@ -114,18 +153,37 @@ pub struct Event {
     pub line: u32,
     pub kind: EventKind,
     pub mode: Mode,
+    /// herd7's annotations of the event (`once`, `release`, `mb`, ...): a
+    /// bit per entry of the program's tag table (`Program::tags`); cat
+    /// models see one event set per annotation their bell file declares.
+    pub tags: u64,
 }
 
 impl Event {
+    /// The memory location the event reads or writes (lock and SRCU
+    /// events have a location but access no memory: see
+    /// [`Event::location`]).
     pub fn loc(&self) -> Option<LocId> {
         match self.kind {
             EventKind::Read { loc, .. } | EventKind::Write { loc, .. } => Some(loc),
             _ => None,
         }
     }
+    /// The location the event concerns: a memory access's, a lock
+    /// event's or an SRCU event's (herd7's `loc` relates them all).
+    pub fn location(&self) -> Option<LocId> {
+        match self.kind {
+            EventKind::Read { loc, .. }
+            | EventKind::Write { loc, .. }
+            | EventKind::Lock { loc, .. }
+            | EventKind::Srcu { loc, .. } => Some(loc),
+            _ => None,
+        }
+    }
     pub fn value(&self) -> Option<Value> {
         match self.kind {
             EventKind::Read { value, .. } | EventKind::Write { value, .. } => Some(value),
+            EventKind::Srcu { value, .. } => value,
             _ => None,
         }
     }
@@ -143,6 +201,16 @@ impl Event {
                 if access != AccessKind::Plain
         )
     }
+}
+
+/// The dependencies of an execution fixed by its threads' paths (herd7's
+/// C semantics computes them from register data flow: see
+/// `crate::csem`): `addr`, `data` and `ctrl` between its events.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PathDeps {
+    pub addr: Relation,
+    pub data: Relation,
+    pub ctrl: Relation,
 }
 
 /// A candidate execution.
@@ -163,6 +231,15 @@ pub struct Execution {
     pub co: Relation,
     pub rmw: Relation,
     pub sc: Option<Vec<EventId>>,
+    /// The dependencies, when the threads' semantics computed them (herd
+    /// C programs); otherwise a cat model recovers `data` and `ctrl` by
+    /// replaying the program.
+    pub deps: Option<Box<PathDeps>>,
+    /// The final write of each location the test observes, when `co` is
+    /// left to the model (a cat model that chooses it with `with co from
+    /// ...`): herd7's `FW`, chosen with `rf`; `None` when `co` is the
+    /// candidate's, whose last writes are the final ones.
+    pub fw: Option<EventSet>,
 }
 
 impl Execution {
@@ -300,6 +377,10 @@ pub enum AxError {
     HasLoops { thread: ThreadId, at: InstrId },
     /// An execution would have more events than a relation can hold.
     TooManyEvents { events: usize, max: usize },
+    /// A program in herd's C semantics (`Program::c`) under a model that
+    /// does not run it: a hand-written model, or a cat model of a hardware
+    /// architecture.
+    HerdSemantics,
 }
 
 impl fmt::Display for AxError {
@@ -308,6 +389,10 @@ impl fmt::Display for AxError {
             AxError::HasLoops { .. } => f.write_str(
                 "the axiomatic engine needs a loop-free program: this one has loops; \
                  pass --unroll K to unroll every loop K times",
+            ),
+            AxError::HerdSemantics => f.write_str(
+                "this test is read in herd7's C semantics (kernel primitives, pointers, herd's \
+                 annotations): only cat models of the C architecture run it",
             ),
             AxError::TooManyEvents { events, max } => write!(
                 f,

@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use super::axioms::c11;
 use super::axioms::hardware;
-use super::candidates::for_each_candidate;
-use super::cat::{CatModel, CheckKind, Fired, Machine, Verdict};
+use super::candidates::{for_each_candidate, CoSource};
+use super::cat::{Accepted, CatModel, CheckKind, Machine, Verdict};
 use super::consistent::{outcome_values, Split};
 use super::execution::{AxError, Execution};
 use super::paths::{thread_paths, value_domains, FreeReads};
@@ -28,7 +28,8 @@ use super::run::{
     model_target, prepare_for, table, tabulate, visit_consistent_many, AxOptions, AxSummary,
     ExecutionEnd, RowAcc, TableAcc,
 };
-use crate::ir::{AxModel, Program, Value};
+use crate::csem::paths::{c_thread_paths, c_value_domains};
+use crate::ir::{AxModel, Observable, Program, Value};
 use crate::mapping::Target;
 use crate::model::Race;
 use crate::outcome::{satisfies, BoundHit, OutcomeTable, Stats};
@@ -79,6 +80,10 @@ pub struct Judged {
     pub flags: Vec<String>,
     /// The relations the cat model `show`s, when asked for.
     pub shown: Vec<(String, Relation)>,
+    /// How many executions the candidate stands for: 1, or for a cat
+    /// model, its passing choices of counted `with`s (herd7 counts each
+    /// coherence order a model generates).
+    pub count: u64,
 }
 
 /// The program a judge judges: unrolled, and compiled for the
@@ -117,6 +122,7 @@ pub fn visit_judged(
                 races: races.to_vec(),
                 flagged: !races.is_empty(),
                 undefined: !races.is_empty(),
+                count: 1,
                 ..Judged::default()
             };
             visit(models[k].0, ex, end, &judged);
@@ -186,7 +192,7 @@ pub fn run_judges(
                             all_racy: true,
                             all_non_sc: true,
                         });
-                        row.count += 1;
+                        row.count += judged.count;
                         row.all_racy &= judged.flagged;
                         // Once one execution of the row is SC, the others
                         // need no check.
@@ -249,27 +255,51 @@ fn for_each_cat_execution(
         if done[i] {
             continue;
         }
+        // Models judging the same candidates: the same compilation target,
+        // and `co` chosen by the engine or by the model alike.
+        let key = |k: usize| (cats[k].1.arch.target(), cats[k].1.chooses_co);
         let target = cats[i].1.arch.target();
         let group: Vec<usize> = (i..cats.len())
-            .filter(|&k| !done[k] && cats[k].1.arch.target() == target)
+            .filter(|&k| !done[k] && key(k) == key(i))
             .collect();
         for &k in &group {
             done[k] = true;
         }
         let prepared = prepare_for(program, target, opts)?;
-        let domains = value_domains(&prepared, max);
-        let paths = thread_paths(&prepared, &domains, max, FreeReads::Branch);
+        let paths = match &prepared.c {
+            Some(c) => {
+                let domains = c_value_domains(&prepared, c, max);
+                c_thread_paths(&prepared, c, &domains, max)?
+            }
+            None => {
+                let domains = value_domains(&prepared, max);
+                thread_paths(&prepared, &domains, max, FreeReads::Branch)
+            }
+        };
+        let co = if cats[i].1.chooses_co {
+            CoSource::Model {
+                observed: observed_locations(&prepared),
+            }
+        } else {
+            CoSource::Engine
+        };
         let mut consistent = vec![0u64; group.len()];
         let mut undecided = vec![false; group.len()];
-        let counters =
-            for_each_candidate(&prepared, &paths, max, &opts.budget, &|_| 0, &mut |cand| {
+        let counters = for_each_candidate(
+            &prepared,
+            &paths,
+            max,
+            &opts.budget,
+            &|_| 0,
+            &co,
+            &mut |cand| {
                 let ex = cand.exec;
                 // How the candidate ends does not depend on the model.
                 let mut end: Option<Option<ExecutionEnd>> = None;
                 for (g, &k) in group.iter().enumerate() {
                     let machine = &mut machines[k];
                     let mut judged = match machine.judge(&prepared, ex) {
-                        Verdict::Accepted(fired) => cat_judged(ex, fired),
+                        Verdict::Accepted(acc) => cat_judged(ex, acc),
                         Verdict::Rejected(_) => continue,
                         Verdict::Undetermined => {
                             undecided[g] = true;
@@ -282,13 +312,14 @@ fn for_each_cat_execution(
                     let Some(end) = end else {
                         continue;
                     };
-                    consistent[g] += 1;
+                    consistent[g] += judged.count;
                     if shows {
                         judged.shown = machine.shown(ex);
                     }
                     visit(cats[k].0, ex, end, &judged);
                 }
-            })?;
+            },
+        )?;
         for (g, &k) in group.iter().enumerate() {
             let mut bounds = Vec::new();
             bounds.extend(counters.stopped);
@@ -332,9 +363,30 @@ fn execution_end(
     kept.then_some(ExecutionEnd::Outcome(values))
 }
 
+/// The locations whose final value the test observes (its condition,
+/// `locations` and filter): herd7 chooses a final write for these only.
+fn observed_locations(program: &Program) -> Vec<bool> {
+    let mut out = vec![false; program.locations.len()];
+    let mut obs = program.observed.clone();
+    if let Some(f) = &program.filter {
+        f.observables(&mut obs);
+    }
+    for o in obs {
+        if let Observable::Loc(l) = o {
+            out[l.index()] = true;
+        }
+    }
+    out
+}
+
 /// What a cat model's fired flags say: the pairs that are two accesses to
 /// one location from different threads are races.
-fn cat_judged(ex: &Execution, fired: Vec<Fired>) -> Judged {
+fn cat_judged(ex: &Execution, acc: Accepted) -> Judged {
+    let Accepted {
+        count,
+        flagged,
+        fired,
+    } = acc;
     let mut races = Vec::new();
     for f in &fired {
         for &(a, b) in &f.pairs {
@@ -349,7 +401,9 @@ fn cat_judged(ex: &Execution, fired: Vec<Fired>) -> Judged {
     races.dedup();
     Judged {
         races,
-        flagged: !fired.is_empty(),
+        count,
+        // Racy when every execution the candidate stands for fired.
+        flagged: count > 0 && flagged == count,
         undefined: fired.iter().any(|f| f.kind == CheckKind::UndefinedUnless),
         flags: fired
             .into_iter()

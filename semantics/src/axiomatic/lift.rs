@@ -344,6 +344,7 @@ impl<'p> Replay<'p> {
             line: ins.line,
             kind,
             mode,
+            tags: 0,
         };
         match (&ins.instr, &step.event) {
             (
@@ -566,6 +567,8 @@ fn layout(r: &Replay) -> Result<Layout, LiftError> {
         co: Relation::new(n),
         rmw: Relation::new(n),
         sc: None,
+        deps: None,
+        fw: None,
         events,
     };
     let mut l = Layout { exec, index };

@@ -23,14 +23,16 @@ mod judge;
 mod lift;
 mod observers;
 mod outcome_ids;
-mod paths;
+pub(crate) mod paths;
 mod relation;
 mod run;
 mod skeleton;
 mod unroll;
 
 pub use dot::{to_dot, to_dot_showing};
-pub use execution::{AccessKind, AxError, Event, EventId, EventKind, Execution, Mode, Rejection};
+pub use execution::{
+    AccessKind, AxError, Event, EventId, EventKind, Execution, LockOp, Mode, PathDeps, Rejection,
+};
 pub use judge::{prepare_judge, run_cat, run_judges, visit_judged, Judge, Judged, VisitJudged};
 pub use lift::{lift, twin, CoSource, LiftError, Lifted, MAX_CO_ORDERS};
 pub use relation::{Relation, MAX_EVENTS};

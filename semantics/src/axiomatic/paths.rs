@@ -106,6 +106,10 @@ pub(crate) struct ThreadPath {
     /// register and the index in `steps` of the read.
     pub free_regs: Vec<(RegId, usize)>,
     pub end: PathEnd,
+    /// A herd C thread's run: its events and herd's relations between
+    /// them (the steps then list its memory accesses only, for the value
+    /// check of the path search).
+    pub herd: Option<Box<crate::csem::paths::CPath>>,
 }
 
 /// The paths of every thread, and what cut the enumeration.
@@ -315,6 +319,7 @@ impl Run {
             .filter_map(|(r, s)| s.map(|s| (RegId::new(r), s)))
             .collect();
         ThreadPath {
+            herd: None,
             steps: self.steps,
             regs: self.regs,
             free_regs,
@@ -359,6 +364,7 @@ fn run_thread(
                 *unroll_cut |= by_unroll;
                 *budget -= 1;
                 out.push(ThreadPath {
+                    herd: None,
                     steps,
                     regs: Vec::new(),
                     free_regs: Vec::new(),

@@ -95,6 +95,10 @@ pub(crate) fn prepare_for(
     target: Option<Target>,
     opts: &AxOptions,
 ) -> Result<Program, AxError> {
+    // A herd C program runs in herd's C semantics, under C models only.
+    if program.c.is_some() && target.is_some() {
+        return Err(AxError::HerdSemantics);
+    }
     let unrolled = match (program.first_loop(), opts.unroll) {
         (None, _) => program.clone(),
         (Some((thread, at)), None) => return Err(AxError::HasLoops { thread, at }),

@@ -6,9 +6,9 @@
 //! choices of paths are searched thread by thread ([`Chooser`]), pruned by
 //! the values the paths read, in a deterministic order.
 
-use super::execution::{AccessKind, AxError, Event, EventKind, Execution, Mode};
+use super::execution::{AccessKind, AxError, Event, EventKind, Execution, Mode, PathDeps};
 use super::paths::{fence_mode, PathEnd, PathOp, Paths, ThreadPath};
-use super::relation::{single, EventSet, Relation, MAX_EVENTS};
+use super::relation::{members, single, EventSet, Relation, MAX_EVENTS};
 use crate::ir::{LocId, Program, RegId, ThreadId, ThreadKind, Value};
 use crate::outcome::FailureKind;
 
@@ -226,6 +226,7 @@ pub(crate) fn init_events(program: &Program) -> Vec<Event> {
                 access: AccessKind::Plain,
             },
             mode: Mode::Na,
+            tags: 0,
         })
         .collect()
 }
@@ -302,6 +303,7 @@ pub(crate) fn build_skeleton(
     let mut failures = Vec::new();
     let mut free: EventSet = 0;
     let mut free_regs = Vec::new();
+    let mut herd_runs: Vec<(usize, &crate::csem::paths::CPath)> = Vec::new();
     for (t, path) in choice.iter().enumerate() {
         let Some(path) = path else {
             ranges.push(None);
@@ -309,6 +311,21 @@ pub(crate) fn build_skeleton(
         };
         let thread = Some(ThreadId::new(t));
         let start = events.len();
+        if let Some(herd) = &path.herd {
+            // A herd C run brings its own events and relations.
+            for ev in &herd.events {
+                events.push(Event { thread, ..*ev });
+            }
+            for &(r, w) in &herd.rmw {
+                rmw_pairs.push((start + r, start + w));
+            }
+            herd_runs.push((start, herd.as_ref()));
+            if let PathEnd::Failed(kind) = &path.end {
+                failures.push(kind.clone());
+            }
+            ranges.push(Some((start, events.len())));
+            continue;
+        }
         // The event index of each step (an RMW's is its read's).
         let mut step_event = Vec::with_capacity(path.steps.len());
         for step in &path.steps {
@@ -319,6 +336,7 @@ pub(crate) fn build_skeleton(
                 line: step.line,
                 kind,
                 mode,
+                tags: 0,
             };
             match step.op {
                 PathOp::Read {
@@ -386,7 +404,34 @@ pub(crate) fn build_skeleton(
             max: MAX_EVENTS,
         });
     }
-    let po = program_order(n, &ranges);
+    // A herd C run's program order is its own (unsequenced operands stay
+    // unordered); the other threads' is the order of their events.
+    let herd_starts: Vec<usize> = herd_runs.iter().map(|&(s, _)| s).collect();
+    let plain_ranges: Vec<Option<(usize, usize)>> = ranges
+        .iter()
+        .map(|r| r.filter(|(s, _)| !herd_starts.contains(s)))
+        .collect();
+    let mut po = program_order(n, &plain_ranges);
+    let mut deps = (!herd_runs.is_empty()).then(|| PathDeps {
+        addr: Relation::new(n),
+        data: Relation::new(n),
+        ctrl: Relation::new(n),
+    });
+    for &(start, herd) in &herd_runs {
+        let shift = |rows: &[u128], into: &mut Relation| {
+            for (a, row) in rows.iter().enumerate() {
+                for b in members(*row) {
+                    into.add_idx(start + a, start + b);
+                }
+            }
+        };
+        shift(&herd.po, &mut po);
+        if let Some(d) = deps.as_mut() {
+            shift(&herd.addr, &mut d.addr);
+            shift(&herd.data, &mut d.data);
+            shift(&herd.ctrl, &mut d.ctrl);
+        }
+    }
     let (asw, joins_unstarted) = additional_synchronisation(&events, inits, &ranges);
     if joins_unstarted {
         // Joining a thread that never started waits forever.
@@ -410,6 +455,8 @@ pub(crate) fn build_skeleton(
             asw,
             rmw,
             sc: None,
+            deps: deps.map(Box::new),
+            fw: None,
         },
         regs,
         failures,

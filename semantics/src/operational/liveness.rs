@@ -154,6 +154,7 @@ mod tests {
             filter: None,
             observed: Vec::new(),
             expectations: Vec::new(),
+            c: None,
         }
     }
 

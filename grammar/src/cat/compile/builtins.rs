@@ -7,7 +7,7 @@
 //! refused with a message naming the construct rather than "unknown".
 
 use relaxlab_semantics::axiomatic::cat::{Arch, CatBuilder, Op, RelPrim, SetPrim};
-use relaxlab_semantics::axiomatic::Mode;
+use relaxlab_semantics::axiomatic::{LockOp, Mode};
 use relaxlab_semantics::ir::HwFence;
 
 use super::value::{Env, Prim, Val};
@@ -41,12 +41,25 @@ const C_SETS: &[(&str, SetPrim)] = &[
     ("A", SetPrim::Atomic),
 ];
 
-/// herd7's other C event sets, empty in relaxlab's executions: consume
-/// accesses (`CON`; relaxlab has no consume order) and the mutex events of
-/// herd7's C (`LK` lock, `LKR`/`LKW` its read and write, `LS` successful
-/// lock, `LF` failed lock, `UL` unlock, `RL`/`RU` reads of a locked or
-/// unlocked mutex; relaxlab has no locks).
-const C_EMPTY_SETS: &[&str] = &["CON", "LK", "LKR", "LKW", "LS", "LF", "UL", "RL", "RU"];
+/// herd7's other C event sets: the Linux-kernel lock events (`LK` lock
+/// reads and writes, `LKR`/`LKW` their read and write, `LF` a failed
+/// trylock, `UL` unlock, `RL`/`RU` `spin_is_locked` returning true or
+/// false) and `annot`, the annotated accesses and fences.
+const C_HERD_SETS: &[(&str, SetPrim)] = &[
+    ("LK", SetPrim::LockAny),
+    ("LKR", SetPrim::Lock(LockOp::Read)),
+    ("LKW", SetPrim::Lock(LockOp::Write)),
+    ("LF", SetPrim::Lock(LockOp::Fail)),
+    ("UL", SetPrim::Lock(LockOp::Unlock)),
+    ("RL", SetPrim::Lock(LockOp::ReadLocked)),
+    ("RU", SetPrim::Lock(LockOp::ReadUnlocked)),
+    ("annot", SetPrim::Annotated),
+];
+
+/// herd7's C sets that are empty in relaxlab's executions: consume
+/// accesses (`CON`; relaxlab has no consume order) and successful C11
+/// mutex locks (`LS`; relaxlab has no C11 mutexes).
+const C_EMPTY_SETS: &[&str] = &["CON", "LS"];
 
 /// Hardware barriers (hardware models), with herd7's x86 names.
 const HW_SETS: &[(&str, SetPrim)] = &[
@@ -78,20 +91,8 @@ const RELS: &[(&str, RelPrim)] = &[
 /// herd7 names relaxlab does not provide, and why.
 const MISSING: &[(&str, &str)] = &[
     (
-        "classes-loc",
-        "`classes-loc` (sets of sets of events) is not supported",
-    ),
-    (
         "classes",
-        "`classes` (sets of sets of events) is not supported",
-    ),
-    (
-        "partition",
-        "`partition` (sets of sets of events) is not supported",
-    ),
-    (
-        "cross",
-        "`cross` (sets of sets of relations) is not supported",
+        "`classes` (the classes of an equivalence relation) is not supported",
     ),
     (
         "tag2events",
@@ -137,6 +138,9 @@ pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
         env = env.bind(*name, Val::Set(b.node(Op::Set(*p))));
     }
     if arch == Arch::C {
+        for (name, p) in C_HERD_SETS {
+            env = env.bind(*name, Val::Set(b.node(Op::Set(*p))));
+        }
         for name in C_EMPTY_SETS {
             env = env.bind(*name, Val::Set(b.node(Op::EmptySet)));
         }
@@ -147,7 +151,22 @@ pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
     env = env.bind("domain", Val::Prim(Prim::Domain));
     env = env.bind("range", Val::Prim(Prim::Range));
     env = env.bind("linearisations", Val::Prim(Prim::Linearisations));
+    env = env.bind("map", Val::Prim(Prim::Map));
+    env = env.bind("different-values", Val::Prim(Prim::DifferentValues));
+    env = env.bind("classes-loc", Val::Prim(Prim::ClassesLoc));
+    env = env.bind("cross", Val::Prim(Prim::Cross));
     env.bind("generate_orders", Val::Prim(Prim::GenerateOrders))
+}
+
+/// herd7's name of the event set of annotation `tag` (its
+/// `BellName.tag2instrs_var`): the tag with its first letter in upper
+/// case, `'once` giving `Once`.
+pub(crate) fn tag_set_name(tag: &str) -> String {
+    let mut c = tag.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 /// The tag names of the other architecture, for a "not in this
@@ -160,9 +179,13 @@ pub(crate) fn other_arch_tag(arch: Arch, name: &str) -> Option<&'static str> {
         Arch::Hardware(_) if C_SETS.iter().any(|(n, _)| *n == name) => Some(
             "a C11 order tag: it exists in models whose title names the C architecture; a hardware model sees the program compiled for it, where accesses are plain",
         ),
-        Arch::Hardware(_) if C_EMPTY_SETS.contains(&name) => Some(
-            "one of herd7's C event sets (consume, locks): it exists, empty, in models whose title names the C architecture",
-        ),
+        Arch::Hardware(_)
+            if C_EMPTY_SETS.contains(&name) || C_HERD_SETS.iter().any(|(n, _)| *n == name) =>
+        {
+            Some(
+                "one of herd7's C event sets (locks, consume, annotations): it exists in models whose title names the C architecture",
+            )
+        }
         _ => None,
     }
 }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use relaxlab_semantics::axiomatic::cat::{Choice, Kind, NodeId, Op, SetPrim};
 
-use super::value::{Closure, Env, Prim, Val};
+use super::value::{Closure, Env, Member, Prim, Val};
 use super::{builtins, no_match, too_deep, type_error, unsupported, Compiler, MAX_DEPTH};
 use crate::cat::ast::{BinOp, Expr, ExprKind, Pat, Span, UnOp};
 use crate::cat::error::Fail;
@@ -79,7 +79,7 @@ impl Compiler<'_> {
                 Ok(Val::Tuple(Rc::new(vals)))
             }
             ExprKind::Set(items) if items.is_empty() => Ok(Val::Empty),
-            ExprKind::Set(_) => Err(unsupported("an explicit set of values `{ ... }`", e.span)),
+            ExprKind::Set(items) => self.explicit_set(items, env, e.span),
             ExprKind::Unary(op, a) => {
                 let v = self.expr(a, env)?;
                 self.unary(*op, v, a.span)
@@ -131,11 +131,28 @@ impl Compiler<'_> {
                     },
                 }
             }
-            ExprKind::MatchSet => Err(unsupported(
-                "pattern matching on sets (`match ... with {} -> ...`)",
+            ExprKind::MatchSet {
+                scrutinee,
+                empty,
+                elem,
+                rest,
+                nonempty,
+            } => self.match_set(scrutinee, empty, elem, rest, nonempty, env),
+            ExprKind::IfVariant {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if self.variant_holds(cond) {
+                    self.expr(then, env)
+                } else {
+                    self.expr(otherwise, env)
+                }
+            }
+            ExprKind::If => Err(unsupported(
+                "`if` on values of an execution (`=`, `subset`, `in`)",
                 e.span,
             )),
-            ExprKind::If => Err(unsupported("`if ... then ... else`", e.span)),
             // TRY: herd7 evaluates `d` when `e` fails; here, when `e`
             // cannot be compiled (an unknown name, a missing primitive, a
             // type error).
@@ -186,6 +203,7 @@ impl Compiler<'_> {
             (Val::Empty, Kind::Rel) => Ok(self.b.node(Op::EmptyRel)),
             (v, Kind::Set) => Err(type_error(span, what, "an event set", &v)),
             (v, Kind::Rel) => Err(type_error(span, what, "a relation", &v)),
+            (v, Kind::Family) => Err(type_error(span, what, "a set of sets", &v)),
         }
     }
 
@@ -233,7 +251,37 @@ impl Compiler<'_> {
     fn binary(&mut self, op: BinOp, a: Val, sa: Span, b: Val, sb: Span) -> Result<Val, Fail> {
         let what = format!("`{}`", op.symbol());
         match op {
-            BinOp::Add => Err(unsupported("set addition `++`", sa.to(sb))),
+            // `x ++ S`: an element added to a set (herd7's `++`).
+            BinOp::Add => match (a, b) {
+                (Val::Event(e), Val::Empty) => Ok(Val::Set(e)),
+                (Val::Event(e), Val::Set(s)) => Ok(Val::Set(self.b.node(Op::SetUnion(e, s)))),
+                (Val::Pair(p), Val::Empty) => Ok(Val::Rel(p)),
+                (Val::Pair(p), Val::Rel(r)) => Ok(Val::Rel(self.b.node(Op::Union(p, r)))),
+                (Val::Tag(t), Val::Tags(ts)) => {
+                    let mut v = ts.as_ref().clone();
+                    if !v.contains(&t) {
+                        v.insert(0, t);
+                    }
+                    Ok(Val::Tags(Rc::new(v)))
+                }
+                (Val::Tag(t), Val::Empty) => Ok(Val::Tags(Rc::new(vec![t]))),
+                (a @ (Val::Event(_) | Val::Pair(_) | Val::Tag(_)), b) => Err(type_error(
+                    sb,
+                    &what,
+                    match a {
+                        Val::Event(_) => "an event set on its right",
+                        Val::Pair(_) => "a relation on its right",
+                        _ => "a set of tags on its right",
+                    },
+                    &b,
+                )),
+                (a, _) => Err(type_error(
+                    sa,
+                    &what,
+                    "an element (an event, a pair or a tag) on its left",
+                    &a,
+                )),
+            },
             BinOp::Cart => {
                 if matches!(a, Val::Empty) || matches!(b, Val::Empty) {
                     self.set(a, sa, &what)?;
@@ -293,6 +341,7 @@ impl Compiler<'_> {
                     (BinOp::Union, Kind::Rel) => Op::Union(x, y),
                     (BinOp::Inter, Kind::Rel) => Op::Inter(x, y),
                     (_, Kind::Rel) => Op::Diff(x, y),
+                    (_, Kind::Family) => unreachable!("no family kind here"),
                 };
                 Ok(wrap(kind, self.b.node(node)))
             }
@@ -356,9 +405,176 @@ impl Compiler<'_> {
                     _ => Choice::PerLocation { set, rel },
                 }))
             }
+            Val::Prim(Prim::Map) => Ok(Val::MapWith(Rc::new(arg))),
+            Val::MapWith(f) => self.map(f.as_ref().clone(), sf, arg, sa),
+            Val::Prim(Prim::DifferentValues) => match arg {
+                Val::Empty => Ok(Val::Empty),
+                arg => {
+                    let r = self.rel(arg, sa, "`different-values`")?;
+                    Ok(Val::Rel(self.b.node(Op::DifferentValues(r))))
+                }
+            },
+            Val::Prim(Prim::ClassesLoc) => {
+                let s = match arg {
+                    Val::Empty => self.b.node(Op::EmptySet),
+                    arg => self.set(arg, sa, "`classes-loc`")?,
+                };
+                Ok(Val::Family(
+                    self.b.node(Op::ClassesLoc(s)),
+                    Rc::new(Member::Set),
+                ))
+            }
+            Val::Prim(Prim::Cross) => {
+                let family = match &arg {
+                    Val::Family(f, m) => match &**m {
+                        Member::Family(inner) if !matches!(**inner, Member::Family(_)) => Some(*f),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match family {
+                    Some(f) => Ok(Val::Family(
+                        self.b.node(Op::Cross(f)),
+                        Rc::new(Member::Rel),
+                    )),
+                    None => Err(type_error(
+                        sa,
+                        "`cross`",
+                        "a set of sets of relations (such as `map f S` where f gives sets of relations)",
+                        &arg,
+                    )),
+                }
+            }
             Val::Missing(why) => Err(missing(why, sf)),
             other => Err(type_error(sf, "an application", "a function", &other)),
         }
+    }
+
+    /// `map f X`: over a set or relation of the execution, a family built
+    /// on the element; over a set of tags, known at once (a set of the
+    /// values `f` gives).
+    fn map(&mut self, f: Val, sf: Span, source: Val, sa: Span) -> Result<Val, Fail> {
+        let (node, kind) = match source {
+            Val::Set(n) => (n, Kind::Set),
+            Val::Rel(n) => (n, Kind::Rel),
+            Val::Empty => {
+                // Nothing to go through: the empty family.
+                let n = self.b.node(Op::EmptySet);
+                (n, Kind::Set)
+            }
+            other => {
+                return Err(type_error(
+                    sa,
+                    "`map`",
+                    "an event set or a relation to go through",
+                    &other,
+                ))
+            }
+        };
+        let param = self.b.map_param(kind);
+        let elem = match kind {
+            Kind::Set => Val::Event(param),
+            _ => Val::Pair(param),
+        };
+        let body = self.apply(f, sf, elem, sa, sf.to(sa))?;
+        let (body, member) = match body {
+            Val::Set(n) => (n, Member::Set),
+            Val::Rel(n) => (n, Member::Rel),
+            Val::Empty => (self.b.node(Op::EmptyRel), Member::Rel),
+            Val::Family(n, m) => (n, Member::Family(m)),
+            other => {
+                return Err(type_error(
+                    sf,
+                    "the function given to `map`",
+                    "to return an event set, a relation or a set of them",
+                    &other,
+                ))
+            }
+        };
+        Ok(Val::Family(self.b.map(param, node, body), Rc::new(member)))
+    }
+
+    /// `{ e1, ..., en }`: events (inside a `map`), pairs, or tags.
+    fn explicit_set(&mut self, items: &[Expr], env: &Env, span: Span) -> Result<Val, Fail> {
+        let mut vals = Vec::new();
+        for i in items {
+            vals.push((self.expr(i, env)?, i.span));
+        }
+        if vals.iter().all(|(v, _)| matches!(v, Val::Tag(_))) {
+            let mut tags: Vec<Rc<str>> = Vec::new();
+            for (v, _) in vals {
+                if let Val::Tag(t) = v {
+                    if !tags.contains(&t) {
+                        tags.push(t);
+                    }
+                }
+            }
+            return Ok(Val::Tags(Rc::new(tags)));
+        }
+        let mut acc: Option<Val> = None;
+        for (v, s) in vals {
+            let part = match v {
+                Val::Event(n) => Val::Set(n),
+                Val::Pair(n) => Val::Rel(n),
+                other => {
+                    return Err(type_error(
+                        s,
+                        "an explicit set `{ ... }`",
+                        "events, pairs of events or tags",
+                        &other,
+                    ))
+                }
+            };
+            acc = Some(match acc {
+                None => part,
+                Some(a) => self.binary(BinOp::Union, a, span, part, s)?,
+            });
+        }
+        Ok(acc.unwrap_or(Val::Empty))
+    }
+
+    /// `match S with {} -> e1 || x ++ rest -> e2 end` on a set of tags:
+    /// known at once. On a set of an execution it would need the
+    /// execution: refused, `map` being the way to go through one.
+    #[allow(clippy::too_many_arguments)]
+    fn match_set(
+        &mut self,
+        scrutinee: &Expr,
+        empty: &Expr,
+        elem: &Option<crate::cat::ast::Name>,
+        rest: &Option<crate::cat::ast::Name>,
+        nonempty: &Expr,
+        env: &Env,
+    ) -> Result<Val, Fail> {
+        let (first, tail) = match self.expr(scrutinee, env)? {
+            Val::Empty => return self.expr(empty, env),
+            Val::Tags(ts) if ts.is_empty() => return self.expr(empty, env),
+            Val::Tags(ts) => (Val::Tag(ts[0].clone()), Val::Tags(Rc::new(ts[1..].to_vec()))),
+            _ => {
+                return Err(Fail::new(
+                    "relaxlab::cat::unsupported",
+                    scrutinee.span,
+                    "a match on the events of an execution is not supported",
+                    "a set of an execution",
+                    "relaxlab compiles models before any execution exists: go through a set or a relation with `map f S` (and `cross` of herd7's cross.cat), which relaxlab computes on each execution",
+                ))
+            }
+        };
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(too_deep("match", scrutinee.span));
+        }
+        let mut inner = env.clone();
+        if let Some(n) = elem {
+            inner = inner.bind(n.text.as_str(), first);
+        }
+        if let Some(n) = rest {
+            inner = inner.bind(n.text.as_str(), tail);
+        }
+        let r = self.expr(nonempty, &inner);
+        self.depth -= 1;
+        r
     }
 
     fn unfold(&mut self, c: &Closure, arg: Val, sa: Span) -> Result<Val, Fail> {
@@ -396,6 +612,7 @@ fn wrap(kind: Kind, n: NodeId) -> Val {
     match kind {
         Kind::Set => Val::Set(n),
         Kind::Rel => Val::Rel(n),
+        Kind::Family => Val::Family(n, Rc::new(Member::Rel)),
     }
 }
 

@@ -27,7 +27,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use relaxlab_semantics::axiomatic::cat::{
-    Arch, CatBuilder, CatModel, Check, CheckKind, Kind, NodeId, Op, RelPrim, Test,
+    Arch, CatBuilder, CatModel, Check, CheckKind, Choice, Kind, NodeId, Op, RelPrim, Test,
 };
 
 use super::ast::{self, Ins, InsKind, Name, Pat, Span, TitleWord};
@@ -35,11 +35,24 @@ use super::error::{CatError, Fail};
 use super::parser::parse;
 use value::{Env, Procedure, Val};
 
-/// The files herd7 treats as part of its engine: relaxlab's prelude
+/// The files of herd7's library that relaxlab builds in: its prelude
 /// defines what they define (its candidate executions carry `co`;
 /// `cross.cat`'s `generate_orders` and `generate_cos` are a primitive and
-/// a prelude function), so including them adds nothing.
-pub const BUILT_IN_FILES: &[&str] = &["stdlib.cat", "cos.cat", "cross.cat"];
+/// a prelude function; `cos-opt.cat` chooses `co` as herd7's does), so
+/// including one runs that part of the prelude, and a model needs no file
+/// of herd7's library.
+pub const BUILT_IN_FILES: &[&str] = &["stdlib.cat", "cos.cat", "cross.cat", "cos-opt.cat"];
+
+/// What a model is compiled with besides its files: herd7's variants
+/// (`-variant`, a `.cfg`'s `variant`) and its bell file (`-bell`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// The variants set, compared without case.
+    pub variants: Vec<String>,
+    /// The bell file: its annotation declarations give the tag sets, and
+    /// its instructions run before the model's.
+    pub bell: Option<Loaded>,
+}
 
 /// A file the loader found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,7 +90,24 @@ pub struct Compiled {
 /// Compiles the model in `root`; `stem` names it when its title does
 /// not.
 pub fn compile(root: Loaded, stem: &str, loader: &mut dyn CatLoader) -> Result<Compiled, CatError> {
+    compile_with(root, stem, loader, &CompileOptions::default())
+}
+
+/// [`compile`] with variants and a bell file.
+pub fn compile_with(
+    root: Loaded,
+    stem: &str,
+    loader: &mut dyn CatLoader,
+    options: &CompileOptions,
+) -> Result<Compiled, CatError> {
     let mut c = Compiler {
+        variants: options
+            .variants
+            .iter()
+            .map(|v| v.to_ascii_lowercase())
+            .collect(),
+        preludes: Vec::new(),
+        with_co: None,
         b: CatBuilder::new(),
         arch: Arch::C,
         files: Vec::new(),
@@ -90,7 +120,7 @@ pub fn compile(root: Loaded, stem: &str, loader: &mut dyn CatLoader) -> Result<C
         defining: Vec::new(),
         warnings: Vec::new(),
     };
-    match c.run(root, stem) {
+    match c.run(root, stem, options.bell.clone()) {
         Ok(model) => {
             let mut warnings = std::mem::take(&mut c.warnings);
             // A procedure's body is compiled at each call: warn once.
@@ -131,6 +161,13 @@ fn rmw_unused(text: &str) -> Fail {
 const MAX_DEPTH: usize = 200;
 
 pub(crate) struct Compiler<'l> {
+    /// The variants set, in lower case.
+    pub(crate) variants: Vec<String>,
+    /// The prelude's parts (stdlib, cos, cross): file and body, run again
+    /// where a model includes the herd7 file they stand for.
+    preludes: Vec<(u32, Rc<Vec<Ins>>)>,
+    /// Where the model chooses `co` (`with co from ...`).
+    with_co: Option<Span>,
     pub(crate) b: CatBuilder,
     pub(crate) arch: Arch,
     /// Every file read: its key, display name and text (file 0 is the
@@ -153,9 +190,17 @@ pub(crate) struct Compiler<'l> {
 }
 
 const PRELUDE: &str = include_str!("../prelude.cat");
+const PRELUDE_COS: &str = include_str!("../prelude-cos.cat");
+const PRELUDE_CROSS: &str = include_str!("../prelude-cross.cat");
+const PRELUDE_COS_OPT: &str = include_str!("../prelude-cos-opt.cat");
 
 impl Compiler<'_> {
-    fn run(&mut self, root: Loaded, stem: &str) -> Result<Arc<CatModel>, Fail> {
+    fn run(
+        &mut self,
+        root: Loaded,
+        stem: &str,
+        bell: Option<Loaded>,
+    ) -> Result<Arc<CatModel>, Fail> {
         self.files.push((
             "<prelude>".into(),
             "relaxlab prelude".into(),
@@ -170,14 +215,62 @@ impl Compiler<'_> {
         let (arch, name) = title(&model.title, stem);
         self.arch = arch;
         let mut env = builtins::initial_env(&mut self.b, arch);
+        // The bell file's annotations are event sets from the start, as
+        // herd7 adds them to the initial environment.
+        let bell = match bell {
+            Some(bell) => {
+                let id = self.files.len() as u32;
+                self.files.push((
+                    bell.key.clone(),
+                    bell.display.clone(),
+                    bell.text.as_str().into(),
+                ));
+                let parsed = parse(id, &bell.text)?;
+                for tag in self.bell_annotations(&parsed.body)? {
+                    let set = self.b.tag_set(&tag);
+                    env = env.bind(builtins::tag_set_name(&tag), Val::Set(set));
+                }
+                Some((id, bell.key, parsed))
+            }
+            None => None,
+        };
         let prelude = parse(0, PRELUDE)?;
-        self.stack.push(0);
-        self.instructions(&prelude.body, &mut env)?;
-        self.stack.pop();
+        self.preludes.push((0, Rc::new(prelude.body)));
+        for (text, display) in [
+            (PRELUDE_COS, "relaxlab prelude (cos.cat)"),
+            (PRELUDE_CROSS, "relaxlab prelude (cross.cat)"),
+        ] {
+            let id = self.files.len() as u32;
+            self.files
+                .push(("<prelude>".into(), display.into(), text.into()));
+            self.preludes.push((id, Rc::new(parse(id, text)?.body)));
+        }
+        // stdlib, cos and cross run before every model; cos-opt (which
+        // chooses co) only where a model includes it.
+        let id = self.files.len() as u32;
+        self.files.push((
+            "<prelude>".into(),
+            "relaxlab prelude (cos-opt.cat)".into(),
+            PRELUDE_COS_OPT.into(),
+        ));
+        self.preludes
+            .push((id, Rc::new(parse(id, PRELUDE_COS_OPT)?.body)));
+        for k in 0..3 {
+            self.run_prelude(k, &mut env)?;
+        }
+        if let Some((id, key, parsed)) = bell {
+            self.included.insert(key);
+            self.stack.push(id as usize);
+            self.instructions(&parsed.body, &mut env)?;
+            self.stack.pop();
+        }
         self.included.insert(root.key.clone());
         self.stack.push(1);
         self.instructions(&model.body, &mut env)?;
         self.stack.pop();
+        if self.with_co.is_some() {
+            self.b.set_chooses_co();
+        }
         let shows = std::mem::take(&mut self.shows);
         let b = std::mem::take(&mut self.b);
         let model = b.finish(name, arch, shows).map_err(|e| {
@@ -192,7 +285,119 @@ impl Compiler<'_> {
         if !model.checks_use(RelPrim::Rmw) {
             self.warnings.push(rmw_unused(&root.text));
         }
+        if let Some(span) = self.with_co {
+            if model.uses_candidate_co() {
+                return Err(Fail::new(
+                    "relaxlab::cat::co_twice",
+                    span,
+                    "this model chooses `co` here, and also uses the candidate's coherence order",
+                    "`co` chosen here",
+                    "when a model chooses co (`with co from ...`), the candidates have none: define what is derived from co (fr, coe, ...) after this `with`, as herd7's cos.cat does, rather than using the prelude's",
+                ));
+            }
+        }
         Ok(model)
+    }
+
+    /// Runs part `k` of the prelude (stdlib, cos, cross) in `env`.
+    fn run_prelude(&mut self, k: usize, env: &mut Env) -> Result<(), Fail> {
+        let (id, body) = self.preludes[k].clone();
+        self.stack.push(id as usize);
+        let result = self.instructions(&body, env);
+        self.stack.pop();
+        result
+    }
+
+    /// The annotations a bell file declares (herd7's `BellModel`
+    /// `all_events`): the tags of the `enum`s and tag sets its
+    /// `instructions` declarations give the event kinds R, W, F, RMW, B,
+    /// CALL and SRCU, in the order they appear.
+    fn bell_annotations(&mut self, body: &[Ins]) -> Result<Vec<String>, Fail> {
+        let mut enums: Vec<(String, Vec<String>)> = Vec::new();
+        let mut out: Vec<String> = Vec::new();
+        let mut stack: Vec<&Ins> = body.iter().rev().collect();
+        while let Some(ins) = stack.pop() {
+            match &ins.kind {
+                InsKind::Enum(name, tags) => enums.push((
+                    name.text.clone(),
+                    tags.iter().map(|t| t.text.clone()).collect(),
+                )),
+                InsKind::IfVariant {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let branch = if self.variant_holds(cond) {
+                        then
+                    } else {
+                        otherwise
+                    };
+                    stack.extend(branch.iter().rev());
+                }
+                InsKind::Events { kind, args, .. } => {
+                    const KINDS: &[&str] = &["R", "W", "F", "RMW", "B", "CALL", "SRCU"];
+                    if !KINDS.contains(&kind.text.as_str()) {
+                        return Err(Fail::new(
+                            "relaxlab::cat::bell",
+                            kind.span,
+                            format!("`{}` is not a kind of event a bell file can annotate", kind.text),
+                            "unknown event kind",
+                            "herd7's bell files declare the annotations of R, W, F, RMW, B, CALL and SRCU events",
+                        ));
+                    }
+                    for a in args {
+                        let tags: Vec<String> = match &a.kind {
+                            ast::ExprKind::Var(v) => match enums.iter().find(|(n, _)| n == v) {
+                                Some((_, tags)) => tags.clone(),
+                                None => {
+                                    return Err(Fail::new(
+                                        "relaxlab::cat::bell",
+                                        a.span,
+                                        format!("`{v}` is not an enum of this bell file"),
+                                        "not an enum",
+                                        "declare it first: `enum Name = 'a || 'b`",
+                                    ))
+                                }
+                            },
+                            ast::ExprKind::Tag(t) => vec![t.clone()],
+                            ast::ExprKind::Set(items) => items
+                                .iter()
+                                .filter_map(|i| match &i.kind {
+                                    ast::ExprKind::Tag(t) => Some(t.clone()),
+                                    _ => None,
+                                })
+                                .collect(),
+                            _ => {
+                                return Err(Fail::new(
+                                    "relaxlab::cat::bell",
+                                    a.span,
+                                    "an annotation declaration takes enums, tags or sets of tags",
+                                    "not an annotation",
+                                    "write `instructions R[Accesses]` with `enum Accesses = 'once || ...`",
+                                ))
+                            }
+                        };
+                        for t in tags {
+                            if !out.contains(&t) {
+                                out.push(t);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// Does a variant condition hold for the variants set?
+    pub(crate) fn variant_holds(&self, c: &ast::VariantCond) -> bool {
+        match c {
+            ast::VariantCond::Is(v, _) => self.variants.contains(&v.to_ascii_lowercase()),
+            ast::VariantCond::Not(a) => !self.variant_holds(a),
+            ast::VariantCond::And(a, b) => self.variant_holds(a) && self.variant_holds(b),
+            ast::VariantCond::Or(a, b) => self.variant_holds(a) || self.variant_holds(b),
+        }
     }
 
     /// The diagnostic of a failure, with its file.
@@ -281,17 +486,25 @@ impl Compiler<'_> {
             }
             InsKind::Call { name, arg, label } => self.call(name, arg, label.as_ref(), env),
             InsKind::With(name, e) => {
-                let Val::Choices(choice) = self.expr(e, env)? else {
-                    return Err(Fail::new(
-                        "relaxlab::cat::unsupported",
-                        e.span,
-                        "`with` over this set is not supported",
-                        "not `linearisations(S, r)` or `generate_orders(S, r)`",
-                        "`with` chooses from `linearisations(S, r)`, or from `generate_orders(S, r)` or `generate_cos(r)` of herd7's cross.cat; give one of them",
-                    ));
+                let choice = match self.expr(e, env)? {
+                    Val::Choices(choice) => choice,
+                    Val::Family(f, m) if *m == value::Member::Rel => Choice::Family(f),
+                    _ => {
+                        return Err(Fail::new(
+                            "relaxlab::cat::unsupported",
+                            e.span,
+                            "`with` over this set is not supported",
+                            "not a set of relations",
+                            "`with` chooses from `linearisations(S, r)`, from `generate_orders(S, r)` or `generate_cos(r)` of herd7's cross.cat, or from a set of relations an execution gives (`cross(map f S)`)",
+                        ))
+                    }
                 };
                 let (with, var) = self.b.with_var();
                 self.b.with(with, choice);
+                // A model that chooses `co` leaves it out of the candidates.
+                if name.text == "co" {
+                    self.with_co.get_or_insert(ins.span);
+                }
                 *env = env.bind(name.text.as_str(), Val::Rel(var));
                 Ok(())
             }
@@ -299,11 +512,24 @@ impl Compiler<'_> {
                 for t in tags {
                     self.tags.insert(t.text.clone());
                 }
-                *env = env.bind(name.text.as_str(), Val::Tags);
+                let set: Vec<Rc<str>> = tags.iter().map(|t| t.text.as_str().into()).collect();
+                *env = env.bind(name.text.as_str(), Val::Tags(Rc::new(set)));
                 Ok(())
             }
-            // relaxlab sets no variant.
-            InsKind::IfVariant { otherwise, .. } => self.instructions(otherwise, env),
+            InsKind::IfVariant {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if self.variant_holds(cond) {
+                    self.instructions(then, env)
+                } else {
+                    self.instructions(otherwise, env)
+                }
+            }
+            // Bell declarations were read before the model ran: herd7's
+            // cat interpreter skips them.
+            InsKind::Events { .. } => Ok(()),
             InsKind::Match {
                 scrutinee,
                 clauses,
@@ -477,9 +703,13 @@ impl Compiler<'_> {
                 _ => return Err(unsupported("a tuple pattern in `let rec`", b.span)),
             }
         }
-        // Relations first; when the equations do not compile with relation
-        // unknowns, sets; then the kinds the equations give, once more.
-        let mut kinds = vec![Kind::Rel; names.len()];
+        // The kinds the equations' shapes give (an unknown defined as a
+        // union of sets is a set, one defined with `;` a relation), the
+        // others taken to be relations; when the equations do not compile
+        // with them, all sets; then the kinds the equations give, once
+        // more.
+        let mut kinds = infer_kinds(bindings, &names, env);
+        let all_rel = kinds.iter().all(|k| *k == Kind::Rel);
         let mut first_error = None;
         for attempt in 0..3 {
             let (group, vars) = self.b.open_group(&kinds);
@@ -499,7 +729,7 @@ impl Compiler<'_> {
                 }
             }
             if let Some(e) = failed {
-                let retry = attempt == 0 && kinds.iter().all(|k| *k == Kind::Rel);
+                let retry = attempt == 0 && all_rel;
                 first_error.get_or_insert(e);
                 if retry {
                     kinds = vec![Kind::Set; names.len()];
@@ -524,21 +754,15 @@ impl Compiler<'_> {
             for ((v, span), &k) in values.into_iter().zip(&kinds) {
                 bodies.push(self.as_kind(v, k, span, "a `let rec` equation")?);
             }
-            for (i, &body) in bodies.iter().enumerate() {
-                if let Some(var) = self.antitone_use(body, &vars) {
-                    return Err(Fail::new(
-                        "relaxlab::cat::not_monotone",
-                        bindings[i].span,
-                        format!(
-                            "the equation of `{}` is not monotone in `{}`",
-                            names[i].text, names[var].text
-                        ),
-                        "an unknown under `~` or on the right of `\\`",
-                        "a `let rec` defines a least fixed point, which needs equations that only grow with the unknowns",
-                    ));
-                }
-            }
-            self.b.close_group(group, bodies);
+            // herd7 iterates every `let rec` from empty until it is
+            // stable, whether or not its equations are monotone (the
+            // LKMM's matching of nested RCU critical sections is not);
+            // the evaluator does too, and bounds the rounds of a group
+            // that is not monotone.
+            let monotone = bodies
+                .iter()
+                .all(|&body| self.antitone_use(body, &vars).is_none());
+            self.b.close_group(group, bodies, monotone);
             let mut out = env.clone();
             for (n, (&v, &k)) in names.iter().zip(vars.iter().zip(&kinds)) {
                 out = out.bind(n.text.as_str(), wrap_kind(k, v));
@@ -706,8 +930,8 @@ impl Compiler<'_> {
     /// ignored.
     fn include(&mut self, file: &str, span: Span, env: &mut Env) -> Result<(), Fail> {
         let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-        if BUILT_IN_FILES.contains(&base) {
-            return Ok(());
+        if let Some(k) = BUILT_IN_FILES.iter().position(|f| *f == base) {
+            return self.run_prelude(k, env);
         }
         let from = self
             .stack
@@ -751,10 +975,9 @@ impl Compiler<'_> {
                 "remove one of the includes of the cycle",
             ));
         }
-        if !self.included.insert(loaded.key.clone()) {
-            // herd7 includes a file once and ignores later includes.
-            return Ok(());
-        }
+        // herd7 runs a file again at each include (its interpreter only
+        // warns, in verbose mode, that it includes a file another time).
+        self.included.insert(loaded.key.clone());
         let id = self.files.len() as u32;
         self.files
             .push((loaded.key, loaded.display, loaded.text.as_str().into()));
@@ -772,9 +995,15 @@ fn title(words: &[TitleWord], stem: &str) -> (Arch, String) {
     let text = |w: &TitleWord| match w {
         TitleWord::Name(s) | TitleWord::Str(s) => s.clone(),
     };
+    // A quoted title names its architecture by its first word, in any
+    // case: herd7's `x86tso-mixed.cat` is `"x86 TSO Mixed"`.
     let arch = match words.first() {
         Some(TitleWord::Name(a)) => Arch::from_title(a),
-        _ => None,
+        Some(TitleWord::Str(s)) => s
+            .split_whitespace()
+            .next()
+            .and_then(|w| Arch::from_title(&w.to_uppercase())),
+        None => None,
     };
     let name = match words {
         [] => stem.to_string(),
@@ -785,10 +1014,61 @@ fn title(words: &[TitleWord], stem: &str) -> (Arch, String) {
     (arch.unwrap_or(Arch::C), name)
 }
 
+/// The kinds of the unknowns of a `let rec` group as the shapes of their
+/// equations give them, to a fixed point: a name of the environment or
+/// an unknown of known kind has its kind; `;`, `*`, `[S]`, the closures
+/// and `^-1` make relations; `domain` and `range` sets; `|`, `&`, `\`
+/// and `~` keep their operands' kind. Unknowns still undecided are taken
+/// to be relations.
+fn infer_kinds(bindings: &[ast::Binding], names: &[Name], env: &Env) -> Vec<Kind> {
+    use ast::{BinOp as B, ExprKind as K, UnOp as U};
+    fn kind_of(e: &ast::Expr, names: &[Name], guess: &[Option<Kind>], env: &Env) -> Option<Kind> {
+        match &e.kind {
+            K::Var(v) => match names.iter().position(|n| n.text == *v) {
+                Some(i) => guess[i],
+                None => match env.lookup(v) {
+                    Some(Val::Set(_)) => Some(Kind::Set),
+                    Some(Val::Rel(_)) => Some(Kind::Rel),
+                    _ => None,
+                },
+            },
+            K::Universe => Some(Kind::Set),
+            K::Unary(U::Compl, a) => kind_of(a, names, guess, env),
+            K::Unary(_, _) => Some(Kind::Rel),
+            K::Binary(B::Seq | B::Cart, _, _) => Some(Kind::Rel),
+            K::Binary(_, a, b) => {
+                kind_of(a, names, guess, env).or_else(|| kind_of(b, names, guess, env))
+            }
+            K::App(f, _) => match &f.kind {
+                K::Var(v) if v == "domain" || v == "range" => Some(Kind::Set),
+                _ => None,
+            },
+            K::Let { body, .. } => kind_of(body, names, guess, env),
+            _ => None,
+        }
+    }
+    let mut guess: Vec<Option<Kind>> = vec![None; names.len()];
+    loop {
+        let mut changed = false;
+        for (i, b) in bindings.iter().enumerate() {
+            if guess[i].is_none() {
+                if let Some(k) = kind_of(&b.expr, names, &guess, env) {
+                    guess[i] = Some(k);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return guess.into_iter().map(|g| g.unwrap_or(Kind::Rel)).collect();
+        }
+    }
+}
+
 fn wrap_kind(k: Kind, n: NodeId) -> Val {
     match k {
         Kind::Set => Val::Set(n),
         Kind::Rel => Val::Rel(n),
+        Kind::Family => Val::Family(n, Rc::new(value::Member::Rel)),
     }
 }
 
@@ -807,7 +1087,24 @@ fn mentions(e: &ast::Expr, name: &str) -> Option<Span> {
     let binds = |p: &Pat| pat_names(p).iter().any(|n| n == name);
     match &e.kind {
         Var(v) if v == name => Some(e.span),
-        Var(_) | Empty | Universe | Tag(_) | MatchSet | If => None,
+        Var(_) | Empty | Universe | Tag(_) | If => None,
+        MatchSet {
+            scrutinee,
+            empty,
+            elem,
+            rest,
+            nonempty,
+        } => {
+            let bound = [elem, rest]
+                .iter()
+                .any(|n| n.as_ref().is_some_and(|n| n.text == name));
+            mentions(scrutinee, name)
+                .or_else(|| mentions(empty, name))
+                .or_else(|| (!bound).then(|| mentions(nonempty, name)).flatten())
+        }
+        IfVariant {
+            then, otherwise, ..
+        } => mentions(then, name).or_else(|| mentions(otherwise, name)),
         Tuple(items) | Set(items) => items.iter().find_map(|i| mentions(i, name)),
         Unary(_, a) => mentions(a, name),
         Binary(_, a, b) | App(a, b) => mentions(a, name).or_else(|| mentions(b, name)),

@@ -26,8 +26,19 @@ pub(crate) enum Val {
     Proc(Rc<Procedure>),
     /// A set of relations `with` can choose from.
     Choices(Choice),
-    /// The tags of an `enum`.
-    Tags,
+    /// A set of tags: an `enum`'s, or `{'a, 'b}`.
+    Tags(Rc<Vec<Rc<str>>>),
+    /// An event: the element `map` binds when it goes through a set (the
+    /// node is the singleton set holding it).
+    Event(NodeId),
+    /// A pair of events: the element `map` binds when it goes through a
+    /// relation (the node is the singleton relation).
+    Pair(NodeId),
+    /// A family computed on the execution (herd7's set of sets): what its
+    /// members are.
+    Family(NodeId, Rc<Member>),
+    /// `map f`, waiting for the set or relation to go through.
+    MapWith(Rc<Val>),
     /// A name herd7 defines that relaxlab does not provide: refused where
     /// used, with this explanation.
     Missing(&'static str),
@@ -46,15 +57,40 @@ impl Val {
             Val::Func(_) | Val::Prim(_) => "a function",
             Val::Proc(_) => "a procedure",
             Val::Choices(_) => "a set of relations",
-            Val::Tags => "a set of tags",
+            Val::Tags(_) => "a set of tags",
+            Val::Event(_) => "an event",
+            Val::Pair(_) => "a pair of events",
+            Val::Family(_, m) => match **m {
+                Member::Set => "a set of event sets",
+                Member::Rel => "a set of relations",
+                Member::Family(_) => "a set of sets",
+            },
+            Val::MapWith(_) => "a function",
             Val::Missing(_) => "a herd7 primitive relaxlab does not provide",
         }
     }
 }
 
+/// What the members of a family are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Member {
+    Set,
+    Rel,
+    Family(Rc<Member>),
+}
+
 /// Primitive functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Prim {
+    /// `map f X`: `f e` for each element e of X.
+    Map,
+    /// herd7's `different-values(r)`.
+    DifferentValues,
+    /// herd7's `classes-loc(S)`: S's events grouped by location.
+    ClassesLoc,
+    /// `cross(F)` of herd7's `cross.cat`: every union of one member of each
+    /// family of F.
+    Cross,
     /// `domain(r)`: the events some pair of r starts from.
     Domain,
     /// `range(r)`: the events some pair of r ends at.

@@ -69,6 +69,9 @@ fn failure_key(ran: &Program, kind: &FailureKind) -> FailureKey {
         FailureKind::BadHandle { thread, instr } => at(2, thread, instr),
         FailureKind::Deadlock => FailureKey { kind: 3, at: None },
         FailureKind::Divergence { thread, instr } => at(4, thread, instr),
+        // herd C failures (no relaxlab instruction to repair).
+        FailureKind::BadPointer { .. } => FailureKey { kind: 5, at: None },
+        FailureKind::DivisionByZeroAt { .. } => FailureKey { kind: 6, at: None },
     }
 }
 

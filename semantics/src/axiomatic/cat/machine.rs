@@ -7,11 +7,21 @@
 //!
 //! `with x from linearisations(S, r)` (herd7 manual, "Candidate execution
 //! extension") is existential: the execution is accepted when some strict
-//! total order of S extending r passes the rest of the model; an
-//! execution counts once however many orders pass (herd7 counts each).
+//! total order of S extending r passes the rest of the model, and counts
+//! once however many orders pass (herd7 counts each; relaxlab's
+//! hand-written C11 models only need their SC order to exist).
 //! `with x from generate_orders(S, r)` (herd7's `cross.cat`) is the same
 //! search over relations that order the events of S location by location:
 //! it orders one location's events, then the next location's, and so on.
+//! Its choices build the execution's coherence order, so each passing one
+//! counts as an execution, as herd7 counts them; so do the members of a
+//! family of relations (`with rf-lf from cross(...)` in herd7's
+//! `lock.cat`), tried one by one.
+//!
+//! Families (herd7's sets of sets: `map f X` over an execution's set or
+//! relation X, `classes-loc(S)`, `cross(F)`) are computed exactly: a map
+//! binds its parameter to each element in turn and computes the nodes
+//! between the parameter and its body.
 //! The orders are built one element at a time, depth first. A prefix
 //! bounds every completion from below (the prefix's order, the prefix
 //! before the rest of its group, and the closure of r among the rest) and
@@ -33,6 +43,7 @@ use super::schedule::Step;
 use crate::axiomatic::execution::{EventId, Execution};
 use crate::axiomatic::relation::Relation;
 use crate::ir::Program;
+use crate::ir::Value;
 
 /// A flag that fired on an accepted execution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,12 +57,30 @@ pub struct Fired {
     pub pairs: Vec<(EventId, EventId)>,
 }
 
+/// An accepted execution: how many executions it stands for (its passing
+/// choices of counted `with`s), how many of them fired a flag, and the
+/// flags that fired on some of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accepted {
+    pub count: u64,
+    pub flagged: u64,
+    pub fired: Vec<Fired>,
+}
+
+/// A value of a family node: a set of sets, of relations, or of families,
+/// sorted and without duplicates (herd7's sets of values).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Fam {
+    Sets(Vec<u128>),
+    Rels(Vec<Vec<u128>>),
+    Fams(Vec<Fam>),
+}
+
 /// What a model says of an execution.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every check passed (for some choice of every `with`); the flags
-    /// that fired.
-    Accepted(Vec<Fired>),
+    /// Every check passed (for some choice of every `with`).
+    Accepted(Accepted),
     /// The statement of the check that failed (the last one tried, when a
     /// `with` tried several choices); `None` when a `with` had no choice
     /// at all. [`CatModel::check_name`] names it.
@@ -106,6 +135,21 @@ pub struct Machine<'m> {
     fired: Vec<Fired>,
     failed: Option<usize>,
     deps: Option<Deps>,
+    /// Per family node, its value.
+    fam: Vec<Option<Fam>>,
+    /// The passing choices so far, those that fired a flag, and the union
+    /// of their fired flags.
+    count: u64,
+    flagged: u64,
+    acc_fired: Vec<Fired>,
+    /// The program's tag bit of each of the model's annotations, and the
+    /// program they were looked up for.
+    tag_bits: Vec<u64>,
+    tags_of: usize,
+    /// A `let rec` that is not monotone did not settle.
+    diverged: bool,
+    /// The `with` choices of the first accepted execution, for pictures.
+    first_vars: Vec<(NodeId, Vec<u128>)>,
 }
 
 impl<'m> Machine<'m> {
@@ -135,6 +179,14 @@ impl<'m> Machine<'m> {
             fired: Vec::new(),
             failed: None,
             deps: None,
+            fam: vec![None; model.nodes.len()],
+            count: 0,
+            flagged: 0,
+            acc_fired: Vec::new(),
+            tag_bits: vec![0; model.tags.len()],
+            tags_of: usize::MAX,
+            diverged: false,
+            first_vars: Vec::new(),
         }
     }
 
@@ -143,8 +195,16 @@ impl<'m> Machine<'m> {
     pub fn judge(&mut self, program: &Program, ex: &Execution) -> Verdict {
         self.start(program, ex);
         let model = self.model;
-        match self.run(ex, &model.schedule.steps, 0) {
-            Run::Accept => Verdict::Accepted(std::mem::take(&mut self.fired)),
+        let run = self.run(ex, &model.schedule.steps, 0);
+        if self.diverged {
+            return Verdict::Undetermined;
+        }
+        match run {
+            Run::Accept => Verdict::Accepted(Accepted {
+                count: self.count,
+                flagged: self.flagged,
+                fired: std::mem::take(&mut self.acc_fired),
+            }),
             Run::Reject => Verdict::Rejected(self.failed),
             Run::Exhausted => Verdict::Undetermined,
         }
@@ -154,6 +214,17 @@ impl<'m> Machine<'m> {
     /// [`Machine::judge`] (a shown set as the identity on it).
     pub fn shown(&mut self, ex: &Execution) -> Vec<(String, Relation)> {
         let model = self.model;
+        // The search went on past the first accepted choice: put its
+        // choices back and compute everything again.
+        if !self.first_vars.is_empty() {
+            for (node, rows) in std::mem::take(&mut self.first_vars) {
+                let r = self.range_of(node);
+                self.rel_lo[r].copy_from_slice(&rows);
+            }
+            for step in &model.schedule.steps {
+                self.exact_step(ex, step);
+            }
+        }
         for step in &model.schedule.show_steps {
             self.exact_step(ex, step);
         }
@@ -163,6 +234,7 @@ impl<'m> Machine<'m> {
             .map(|(name, node)| {
                 let mut r = Relation::new(self.n);
                 match self.model.nodes[node.index()].kind {
+                    Kind::Family => {}
                     Kind::Set => {
                         for e in members(self.set_lo[node.index()]) {
                             r.add_idx(e, e);
@@ -196,7 +268,19 @@ impl<'m> Machine<'m> {
         self.budget = self.budget_per_execution;
         self.fired.clear();
         self.failed = None;
-        self.deps = self.model.needs_deps.then(|| dependencies(program, ex));
+        self.count = 0;
+        self.flagged = 0;
+        self.diverged = false;
+        self.first_vars.clear();
+        self.acc_fired.clear();
+        self.deps = (self.model.needs_deps && ex.deps.is_none()).then(|| dependencies(program, ex));
+        let key = program as *const Program as usize;
+        if self.tags_of != key {
+            self.tags_of = key;
+            for (i, name) in self.model.tags.iter().enumerate() {
+                self.tag_bits[i] = program.c.as_ref().and_then(|c| c.tag(name)).unwrap_or(0);
+            }
+        }
     }
 
     fn range_of(&self, node: NodeId) -> std::ops::Range<usize> {
@@ -230,9 +314,16 @@ impl<'m> Machine<'m> {
     fn compute(&mut self, ex: &Execution, node: NodeId, bound: Bound) {
         let op = self.model.nodes[node.index()].op;
         let n = self.n;
+        if op.kind() == Kind::Family {
+            // Families are computed exactly (never while a `with` searches:
+            // the search stops bounding at them).
+            self.compute_family(ex, node, op);
+            return;
+        }
         if op.kind() == Kind::Set {
             let v = match op {
-                Op::Set(p) => prims::set(ex, p),
+                Op::Set(p) => prims::set(ex, p, &self.tag_bits),
+                Op::Param { .. } => return,
                 Op::EmptySet => 0,
                 Op::SetUnion(a, b) => self.set(a, bound) | self.set(b, bound),
                 Op::SetInter(a, b) => self.set(a, bound) & self.set(b, bound),
@@ -288,7 +379,19 @@ impl<'m> Machine<'m> {
             Op::Cartesian(s, t) => {
                 rows::cartesian(&mut tmp, self.set(s, bound), self.set(t, bound))
             }
-            Op::Rec { .. } | Op::Var { .. } => {
+            Op::DifferentValues(a) => {
+                let ra = self.rows(a, bound);
+                let value = |e: usize| ex.events[e].value();
+                for (i, t) in tmp.iter_mut().enumerate() {
+                    *t = members(ra[i])
+                        .filter(|&j| {
+                            let (x, y): (Option<Value>, Option<Value>) = (value(i), value(j));
+                            !(x.is_some() && x == y)
+                        })
+                        .fold(0, |acc, j| acc | bit(j));
+                }
+            }
+            Op::Rec { .. } | Op::Var { .. } | Op::Param { .. } => {
                 self.tmp = tmp;
                 return;
             }
@@ -300,6 +403,99 @@ impl<'m> Machine<'m> {
             Bound::Upper => self.rel_hi[r].copy_from_slice(&tmp),
         }
         self.tmp = tmp;
+    }
+
+    /// The value of a family node (see the module docs).
+    fn compute_family(&mut self, ex: &Execution, node: NodeId, op: Op) {
+        let v = match op {
+            Op::ClassesLoc(s) => {
+                let set = self.set(s, Bound::Lower);
+                let mut by_loc: Vec<(crate::ir::LocId, u128)> = Vec::new();
+                for e in members(set) {
+                    let Some(l) = ex.events[e].location() else {
+                        continue;
+                    };
+                    match by_loc.iter_mut().find(|(x, _)| *x == l) {
+                        Some((_, g)) => *g |= bit(e),
+                        None => by_loc.push((l, bit(e))),
+                    }
+                }
+                by_loc.sort_by_key(|(l, _)| *l);
+                let mut sets: Vec<u128> = by_loc.into_iter().map(|(_, g)| g).collect();
+                sets.sort_unstable();
+                sets.dedup();
+                Fam::Sets(sets)
+            }
+            Op::Cross(f) => {
+                let inner = self.fam[f.index()].clone();
+                Fam::Rels(cross(self.n, inner))
+            }
+            Op::Map(m) => self.eval_map(ex, m),
+            _ => unreachable!("relaxlab internal error: not a family"),
+        };
+        self.fam[node.index()] = Some(v);
+    }
+
+    /// `map f X`: the body's value for each element of X (sorted, without
+    /// duplicates).
+    fn eval_map(&mut self, ex: &Execution, m: u32) -> Fam {
+        let model = self.model;
+        let def = &model.maps[m as usize];
+        let param_kind = model.nodes[def.param.index()].kind;
+        let body_kind = model.nodes[def.body.index()].kind;
+        let elements: Vec<(usize, usize)> = match param_kind {
+            Kind::Set => members(self.set(def.source, Bound::Lower))
+                .map(|e| (e, e))
+                .collect(),
+            _ => self
+                .rows(def.source, Bound::Lower)
+                .iter()
+                .enumerate()
+                .flat_map(|(a, row)| members(*row).map(move |b| (a, b)))
+                .collect(),
+        };
+        let mut sets = Vec::new();
+        let mut rels = Vec::new();
+        let mut fams = Vec::new();
+        for (a, b) in elements {
+            match param_kind {
+                Kind::Set => self.set_lo[def.param.index()] = bit(a),
+                _ => {
+                    let r = self.range_of(def.param);
+                    self.rel_lo[r.clone()].fill(0);
+                    self.rel_lo[r.start + a] = bit(b);
+                }
+            }
+            for &step in &def.steps {
+                self.compute(ex, step, Bound::Lower);
+            }
+            match body_kind {
+                Kind::Set => sets.push(self.set(def.body, Bound::Lower)),
+                Kind::Rel => rels.push(self.rows(def.body, Bound::Lower).to_vec()),
+                Kind::Family => fams.push(
+                    self.fam[def.body.index()]
+                        .clone()
+                        .unwrap_or(Fam::Sets(Vec::new())),
+                ),
+            }
+        }
+        match body_kind {
+            Kind::Set => {
+                sets.sort_unstable();
+                sets.dedup();
+                Fam::Sets(sets)
+            }
+            Kind::Rel => {
+                rels.sort();
+                rels.dedup();
+                Fam::Rels(rels)
+            }
+            Kind::Family => {
+                fams.sort();
+                fams.dedup();
+                Fam::Fams(fams)
+            }
+        }
     }
 
     /// Runs one step that is not a `with` or a check, exactly.
@@ -323,22 +519,41 @@ impl<'m> Machine<'m> {
                 self.store_empty(v, b);
             }
         }
+        // Monotone equations only grow, so they stop; others (herd7
+        // iterates them too) get as many rounds as a growing iteration
+        // could take, then the execution is left undecided.
+        let mut rounds = if g.monotone {
+            u64::MAX
+        } else {
+            (g.vars.len() as u64) * (self.n as u64 + 1) * (self.n as u64 + 1) + 2
+        };
         loop {
-            for step in body {
-                match step {
-                    Step::Eval(node) => {
-                        for &b in bounds {
-                            self.compute(ex, *node, b);
-                        }
-                    }
-                    Step::Fix { group, body } => self.fix(ex, *group, body, bounds),
-                    Step::Check(_) | Step::With { .. } => {}
+            rounds = match rounds.checked_sub(1) {
+                Some(r) => r,
+                None => {
+                    self.diverged = true;
+                    return;
                 }
-            }
+            };
             let mut changed = false;
-            for (&v, &body) in g.vars.iter().zip(&g.bodies) {
-                for &b in bounds {
-                    changed |= self.copy_into(v, body, b);
+            if g.monotone {
+                // Every equation on the last values, then all unknowns
+                // at once: for monotone equations any order of updates
+                // reaches the same least fixed point.
+                self.fix_body(ex, body, bounds);
+                for (&v, &eq) in g.vars.iter().zip(&g.bodies) {
+                    for &b in bounds {
+                        changed |= self.copy_into(v, eq, b);
+                    }
+                }
+            } else {
+                // herd7's order (its `fix_step`): each equation in turn,
+                // its unknown updated before the next equation is read.
+                for (&v, &eq) in g.vars.iter().zip(&g.bodies) {
+                    self.fix_body(ex, body, bounds);
+                    for &b in bounds {
+                        changed |= self.copy_into(v, eq, b);
+                    }
                 }
             }
             if !changed {
@@ -347,8 +562,24 @@ impl<'m> Machine<'m> {
         }
     }
 
+    /// One pass over the steps of a `let rec` group's body.
+    fn fix_body(&mut self, ex: &Execution, body: &[Step], bounds: &[Bound]) {
+        for step in body {
+            match step {
+                Step::Eval(node) => {
+                    for &b in bounds {
+                        self.compute(ex, *node, b);
+                    }
+                }
+                Step::Fix { group, body } => self.fix(ex, *group, body, bounds),
+                Step::Check(_) | Step::With { .. } => {}
+            }
+        }
+    }
+
     fn store_empty(&mut self, node: NodeId, bound: Bound) {
         match self.model.nodes[node.index()].kind {
+            Kind::Family => self.fam[node.index()] = None,
             Kind::Set => match bound {
                 Bound::Lower => self.set_lo[node.index()] = 0,
                 Bound::Upper => self.set_hi[node.index()] = 0,
@@ -366,6 +597,7 @@ impl<'m> Machine<'m> {
     /// Copies `from`'s bound into `to`; did `to` change?
     fn copy_into(&mut self, to: NodeId, from: NodeId, bound: Bound) -> bool {
         match self.model.nodes[to.index()].kind {
+            Kind::Family => false,
             Kind::Set => {
                 let v = self.set(from, bound);
                 let slot = match bound {
@@ -395,6 +627,8 @@ impl<'m> Machine<'m> {
     /// Does the check's test hold on `bound`?
     fn test_holds(&self, c: &Check, bound: Bound) -> bool {
         match self.model.nodes[c.node.index()].kind {
+            // The front end lets no family reach a check.
+            Kind::Family => true,
             Kind::Set => match c.test {
                 Test::Empty => self.set(c.node, bound) == 0,
                 // The front end only lets relations reach these.
@@ -455,13 +689,50 @@ impl<'m> Machine<'m> {
             }
             pc += 1;
         }
+        self.leaf();
         Run::Accept
+    }
+
+    /// Records an accepted execution (one passing choice of every
+    /// counted `with`) and the flags it fired.
+    fn leaf(&mut self) {
+        self.count += 1;
+        if self.count == 1 {
+            self.first_vars.clear();
+            for (i, n) in self.model.nodes.iter().enumerate() {
+                if let Op::Var { .. } = n.op {
+                    let node = NodeId(i as u32);
+                    let rows = self.rows(node, Bound::Lower).to_vec();
+                    self.first_vars.push((node, rows));
+                }
+            }
+        }
+        if !self.fired.is_empty() {
+            self.flagged += 1;
+        }
+        for f in &self.fired {
+            match self
+                .acc_fired
+                .iter_mut()
+                .find(|g| g.name == f.name && g.kind == f.kind)
+            {
+                Some(g) => {
+                    for p in &f.pairs {
+                        if !g.pairs.contains(p) {
+                            g.pairs.push(*p);
+                        }
+                    }
+                }
+                None => self.acc_fired.push(f.clone()),
+            }
+        }
     }
 
     /// Records a fired flag with the pairs of its relation (the pairs that
     /// make `flag ~empty r` hold or `undefined_unless empty r` fail).
     fn fire(&mut self, c: &Check) {
         let pairs = match self.model.nodes[c.node.index()].kind {
+            Kind::Family => Vec::new(),
             Kind::Set => members(self.set_lo[c.node.index()])
                 .map(|e| (EventId::new(e), EventId::new(e)))
                 .collect(),
@@ -485,10 +756,14 @@ impl<'m> Machine<'m> {
         let model = self.model;
         for step in &steps[pc + 1..] {
             match step {
+                // A family has no bounds: stop bounding before it.
+                Step::Eval(node) if model.nodes[node.index()].kind == Kind::Family => return false,
                 Step::Eval(node) => {
                     self.compute(ex, *node, Bound::Lower);
                     self.compute(ex, *node, Bound::Upper);
                 }
+                // Bounds go through monotone equations only.
+                Step::Fix { group, .. } if !model.groups[*group as usize].monotone => return false,
                 Step::Fix { group, body } => {
                     self.fix(ex, *group, body, &[Bound::Lower, Bound::Upper]);
                 }
@@ -516,17 +791,22 @@ impl<'m> Machine<'m> {
         with: u32,
         choice: Choice,
     ) -> Run {
-        let (set, rel) = choice.operands();
+        let (set, rel) = match choice {
+            Choice::Family(f) => return self.choose_member(ex, steps, pc, with, f),
+            Choice::Linearisations { set, rel } | Choice::PerLocation { set, rel } => (set, rel),
+        };
         let events = self.set(set, Bound::Lower);
         // The groups the choice orders: all of S for `linearisations`, the
         // events of S at each location for `generate_orders` (in the order
         // of the locations; events without one are in no group).
         let groups: Vec<Vec<usize>> = match choice {
-            Choice::Linearisations { .. } => vec![members(events).collect()],
+            Choice::Linearisations { .. } | Choice::Family(_) => vec![members(events).collect()],
             Choice::PerLocation { .. } => {
                 let mut by_loc: Vec<(_, Vec<usize>)> = Vec::new();
                 for e in members(events) {
-                    let Some(loc) = ex.events[e].loc() else {
+                    // herd7's `partition`: by location, lock events'
+                    // included.
+                    let Some(loc) = ex.events[e].location() else {
                         continue;
                     };
                     match by_loc.iter_mut().find(|(l, _)| *l == loc) {
@@ -550,6 +830,7 @@ impl<'m> Machine<'m> {
             var,
             with + 1,
             self.fired.len(),
+            choice.counted(),
         ) else {
             // r is cyclic on some group: no order extends it.
             return Run::Reject;
@@ -574,15 +855,14 @@ impl<'m> Machine<'m> {
             let saved = self.interval.take();
             let run = self.run(ex, steps, pc + 1);
             self.interval = saved;
-            if run != Run::Reject {
-                return run;
-            }
             self.fired.truncate(s.fired_before);
-            return Run::Reject;
+            return run;
         }
         // The next element: one of the first group not ordered yet, all of
-        // whose predecessors are placed.
+        // whose predecessors are placed. A counted search goes on after a
+        // passing order; an existential one stops there.
         let g = s.current_group();
+        let mut result = Run::Reject;
         for i in s.ranges[g].clone() {
             if s.placed & bit(i) != 0 || s.preds[i] & !s.placed != 0 {
                 continue;
@@ -592,11 +872,59 @@ impl<'m> Machine<'m> {
             let run = self.search(ex, steps, pc, s);
             s.placed &= !bit(i);
             s.prefix.pop();
-            if run != Run::Reject {
-                return run;
+            match run {
+                Run::Exhausted => return Run::Exhausted,
+                Run::Accept if !s.counted => return Run::Accept,
+                Run::Accept => result = Run::Accept,
+                Run::Reject => {}
             }
         }
-        Run::Reject
+        result
+    }
+
+    /// WITH over a family of relations: each member in turn, each passing
+    /// one counted.
+    fn choose_member(
+        &mut self,
+        ex: &Execution,
+        steps: &[Step],
+        pc: usize,
+        with: u32,
+        family: NodeId,
+    ) -> Run {
+        let members: Vec<Vec<u128>> = match &self.fam[family.index()] {
+            Some(Fam::Rels(rs)) => rs.clone(),
+            _ => Vec::new(),
+        };
+        let var = self
+            .model
+            .nodes
+            .iter()
+            .position(|n| n.op == Op::Var { with })
+            .map(|i| NodeId(i as u32));
+        let fired_before = self.fired.len();
+        let mut result = Run::Reject;
+        for m in members {
+            if self.budget == 0 {
+                return Run::Exhausted;
+            }
+            self.budget -= 1;
+            if let Some(var) = var {
+                let r = self.range_of(var);
+                self.rel_lo[r.clone()].copy_from_slice(&m);
+                self.rel_hi[r].copy_from_slice(&m);
+            }
+            let saved = self.interval.take();
+            let run = self.run(ex, steps, pc + 1);
+            self.interval = saved;
+            self.fired.truncate(fired_before);
+            match run {
+                Run::Exhausted => return Run::Exhausted,
+                Run::Accept => result = Run::Accept,
+                Run::Reject => {}
+            }
+        }
+        result
     }
 
     /// Sets the `with` variable to the bounds of the current prefix. On
@@ -662,6 +990,8 @@ struct Search {
     /// The segment of the nodes that depend on the choice.
     segment: u32,
     fired_before: usize,
+    /// Every passing order counts (else the first one decides).
+    counted: bool,
 }
 
 impl Search {
@@ -675,6 +1005,7 @@ impl Search {
         var: Option<NodeId>,
         segment: u32,
         fired_before: usize,
+        counted: bool,
     ) -> Option<Search> {
         let mut elems = Vec::new();
         let mut ranges = Vec::new();
@@ -726,6 +1057,7 @@ impl Search {
             var,
             segment,
             fired_before,
+            counted,
         })
     }
 
@@ -745,6 +1077,43 @@ impl Search {
             None => 0,
         }
     }
+}
+
+/// herd7's `cross`: for a family of families of relations, every union
+/// of one member of each (none when some family is empty; the empty
+/// relation alone for no family), sorted and without duplicates.
+fn cross(n: usize, inner: Option<Fam>) -> Vec<Vec<u128>> {
+    let families: Vec<Vec<Vec<u128>>> = match inner {
+        Some(Fam::Fams(fs)) => fs
+            .into_iter()
+            .map(|f| match f {
+                Fam::Rels(rs) => rs,
+                Fam::Sets(ss) => ss
+                    .into_iter()
+                    .map(|s| {
+                        let mut r = vec![0u128; n];
+                        rows::id_on(&mut r, s);
+                        r
+                    })
+                    .collect(),
+                Fam::Fams(_) => Vec::new(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut acc: Vec<Vec<u128>> = vec![vec![0u128; n]];
+    for f in &families {
+        let mut next = Vec::with_capacity(acc.len() * f.len());
+        for a in &acc {
+            for r in f {
+                next.push(a.iter().zip(r).map(|(x, y)| x | y).collect());
+            }
+        }
+        acc = next;
+    }
+    acc.sort();
+    acc.dedup();
+    acc
 }
 
 #[cfg(test)]

@@ -10,9 +10,9 @@ mod prims;
 mod rows;
 mod schedule;
 
-pub use machine::{Fired, Machine, Verdict};
+pub use machine::{Accepted, Fired, Machine, Verdict};
 pub use model::{
-    Arch, BuildError, CatBuilder, CatModel, Check, CheckKind, Choice, Kind, Node, NodeId, Op,
-    RecGroup, RelPrim, SetPrim, Stmt, Test,
+    Arch, BuildError, CatBuilder, CatModel, Check, CheckKind, Choice, Kind, MapDef, Node, NodeId,
+    Op, RecGroup, RelPrim, SetPrim, Stmt, Test,
 };
 pub use schedule::MAX_SCOPES;

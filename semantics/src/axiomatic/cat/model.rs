@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::schedule::{schedule, Schedule};
-use crate::axiomatic::execution::Mode;
+use crate::axiomatic::execution::{LockOp, Mode};
 use crate::ir::HwFence;
 use crate::mapping::Target;
 
@@ -107,6 +107,18 @@ pub enum SetPrim {
     /// `SFENCE` (= `SS`), `LFENCE` (= `LL`) (hardware only). `FULL` also
     /// holds fork and join events, which act as full barriers (book: models.md, The shared frame).
     HwFence(HwFence),
+    /// The events carrying annotation number `i` of the model's tag table
+    /// ([`CatModel::tags`]): herd7's set `Once` for tag `'once` (the tag's
+    /// first letter in upper case), one per annotation its bell file
+    /// declares.
+    Tag(u32),
+    /// herd7's lock events of one kind (C only): `LKR`, `LKW`, `UL`,
+    /// `LF`, `RL`, `RU`.
+    Lock(LockOp),
+    /// `LK` (C only): lock reads and writes.
+    LockAny,
+    /// herd7's `annot` (C only): accesses and fences with an annotation.
+    Annotated,
 }
 
 /// Relations a candidate execution provides.
@@ -128,7 +140,9 @@ pub enum RelPrim {
     /// Events of the same thread.
     Int,
     Id,
-    /// Address dependencies: locations are static in the IR, so none.
+    /// Address dependencies: from a read to an access whose location it
+    /// computes (herd C programs, whose locations are values; none in
+    /// relaxlab's instructions, whose locations are static).
     Addr,
     /// Data dependencies: from a read to a write whose value depends on it
     /// through registers.
@@ -138,11 +152,14 @@ pub enum RelPrim {
     Ctrl,
 }
 
-/// Whether a node denotes an event set or a relation.
+/// Whether a node denotes an event set, a relation, or a family: a set of
+/// such values that depends on the execution (herd7's sets of sets, made
+/// by `map`, `classes-loc` and `cross`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     Set,
     Rel,
+    Family,
 }
 
 /// An operation of the relation program.
@@ -184,6 +201,24 @@ pub enum Op {
     Var {
         with: u32,
     },
+    /// herd7's `different-values(r)`: the pairs of r whose events do not
+    /// carry equal values (an event without a value differs from any).
+    DifferentValues(NodeId),
+    /// The element `map` number `map` is applied to, as a singleton: an
+    /// event (a set) or a pair (a relation).
+    Param {
+        map: u32,
+        kind: Kind,
+    },
+    /// `map f X` over an execution's set or relation X: the family of
+    /// `f e` for the elements e of X ([`MapDef`]).
+    Map(u32),
+    /// herd7's `classes-loc(S)`: the events of S grouped by location, a
+    /// family of sets.
+    ClassesLoc(NodeId),
+    /// `cross(F)` of herd7's `cross.cat`: for a family of families of
+    /// relations, every union of one member of each.
+    Cross(NodeId),
 }
 
 impl Op {
@@ -206,13 +241,18 @@ impl Op {
             | Op::Plus(a)
             | Op::Star(a)
             | Op::Opt(a)
-            | Op::IdOn(a) => (Some(a), None),
+            | Op::IdOn(a)
+            | Op::DifferentValues(a)
+            | Op::ClassesLoc(a)
+            | Op::Cross(a) => (Some(a), None),
             Op::Set(_)
             | Op::Rel(_)
             | Op::EmptySet
             | Op::EmptyRel
             | Op::Rec { .. }
-            | Op::Var { .. } => (None, None),
+            | Op::Var { .. }
+            | Op::Param { .. }
+            | Op::Map(_) => (None, None),
         };
         a.into_iter().chain(b)
     }
@@ -228,9 +268,37 @@ impl Op {
             | Op::SetCompl(_)
             | Op::Domain(_)
             | Op::Range(_) => Kind::Set,
-            Op::Rec { kind, .. } => *kind,
+            Op::Rec { kind, .. } | Op::Param { kind, .. } => *kind,
+            Op::Map(_) | Op::ClassesLoc(_) | Op::Cross(_) => Kind::Family,
             _ => Kind::Rel,
         }
+    }
+}
+
+/// A `map f X` over an execution's set or relation: the evaluator binds
+/// the parameter to each element of `source` in turn and computes `steps`
+/// (every node between the parameter and `body`, in order), collecting
+/// `body`'s values. `inputs` are the nodes the steps read that do not
+/// depend on the element: they are computed before, once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapDef {
+    pub source: NodeId,
+    pub param: NodeId,
+    pub body: NodeId,
+    pub steps: Vec<NodeId>,
+    pub inputs: Vec<NodeId>,
+}
+
+/// The operands of a node, a map's source and inputs included.
+pub(crate) fn operands_of(op: &Op, maps: &[MapDef]) -> Vec<NodeId> {
+    match op {
+        Op::Map(m) => {
+            let def = &maps[*m as usize];
+            std::iter::once(def.source)
+                .chain(def.inputs.iter().copied())
+                .collect()
+        }
+        op => op.operands().collect(),
     }
 }
 
@@ -250,6 +318,11 @@ pub struct RecGroup {
     pub vars: Vec<NodeId>,
     /// Filled by [`CatBuilder::close_group`].
     pub bodies: Vec<NodeId>,
+    /// Are the equations monotone in the unknowns (none under `~` or on
+    /// the right of `\`)? Then iteration from empty reaches the least
+    /// fixed point; otherwise the evaluator iterates as herd7 does, with
+    /// a bound on the rounds, and a `with` search does not bound them.
+    pub monotone: bool,
 }
 
 /// The three checks of cat.
@@ -311,15 +384,30 @@ pub enum Choice {
     /// are in no order, as `partition` leaves them out; when S has no
     /// memory event there is one choice, the empty relation.
     PerLocation { set: NodeId, rel: NodeId },
+    /// A family of relations (or sets) computed on the execution (herd7's
+    /// `cross(...)` of lock.cat): each member in turn.
+    Family(NodeId),
 }
 
 impl Choice {
-    /// The set whose events are ordered and the relation the orders
-    /// extend.
-    pub fn operands(self) -> (NodeId, NodeId) {
+    /// The nodes the choice is computed from.
+    pub fn operands(self) -> Vec<NodeId> {
         match self {
-            Choice::Linearisations { set, rel } | Choice::PerLocation { set, rel } => (set, rel),
+            Choice::Linearisations { set, rel } | Choice::PerLocation { set, rel } => {
+                vec![set, rel]
+            }
+            Choice::Family(f) => vec![f],
         }
+    }
+
+    /// Does the evaluator count each passing choice as an execution, as
+    /// herd7 does? Choices that build the execution's coherence order or
+    /// reads-from (`generate_orders`, `generate_cos`, a family of
+    /// relations) are counted; a `linearisations` order beyond them (the
+    /// SC order of the C11 models) only needs to exist, as the
+    /// hand-written models have it.
+    pub fn counted(self) -> bool {
+        !matches!(self, Choice::Linearisations { .. })
     }
 }
 
@@ -328,7 +416,8 @@ impl Choice {
 pub enum Stmt {
     Check(Check),
     /// `with x from E`: the rest of the model runs for each choice; the
-    /// execution is accepted when some choice passes every check.
+    /// execution is accepted when some choice passes every check, and
+    /// counted once per passing choice when [`Choice::counted`].
     With {
         with: u32,
         from: Choice,
@@ -349,6 +438,14 @@ pub struct CatModel {
     pub(crate) schedule: Schedule,
     /// Does some node need the dependency relations?
     pub(crate) needs_deps: bool,
+    /// The `map`s of the model.
+    pub(crate) maps: Vec<MapDef>,
+    /// The annotation names of [`SetPrim::Tag`], by index.
+    pub tags: Vec<String>,
+    /// The model chooses the coherence order itself (`with co from ...`),
+    /// as herd7's models do: the engine then leaves `co` out of its
+    /// candidates and chooses the final writes (`FW`) with `rf`.
+    pub chooses_co: bool,
 }
 
 impl CatModel {
@@ -390,10 +487,7 @@ impl CatModel {
             match stmt {
                 Stmt::Check(c) if c.kind == CheckKind::Check => stack.push(c.node),
                 Stmt::Check(_) => {}
-                Stmt::With { from, .. } => {
-                    let (set, rel) = from.operands();
-                    stack.extend([set, rel]);
-                }
+                Stmt::With { from, .. } => stack.extend(from.operands()),
             }
         }
         while let Some(n) = stack.pop() {
@@ -405,6 +499,45 @@ impl CatModel {
                 Op::Rel(p) if p == prim => return true,
                 Op::Rec { group, index, .. } => {
                     stack.push(self.groups[group as usize].bodies[index as usize]);
+                }
+                Op::Map(m) => {
+                    let def = &self.maps[m as usize];
+                    stack.push(def.source);
+                    stack.extend(def.steps.iter().copied());
+                    stack.extend(def.inputs.iter().copied());
+                }
+                ref op => stack.extend(op.operands()),
+            }
+        }
+        false
+    }
+
+    /// Does a check or a `with` use the candidate's coherence order (the
+    /// primitive `co`, which a model that chooses `co` must not read)?
+    pub fn uses_candidate_co(&self) -> bool {
+        let mut stack: Vec<NodeId> = Vec::new();
+        for stmt in &self.stmts {
+            match stmt {
+                Stmt::Check(c) => stack.push(c.node),
+                Stmt::With { from, .. } => stack.extend(from.operands()),
+            }
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        while let Some(n) = stack.pop() {
+            let i = n.index();
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            match self.nodes[i].op {
+                Op::Rel(RelPrim::Co) => return true,
+                Op::Rec { group, index, .. } => {
+                    stack.push(self.groups[group as usize].bodies[index as usize]);
+                }
+                Op::Map(m) => {
+                    let def = &self.maps[m as usize];
+                    stack.push(def.source);
+                    stack.extend(def.steps.iter().copied());
+                    stack.extend(def.inputs.iter().copied());
                 }
                 ref op => stack.extend(op.operands()),
             }
@@ -450,6 +583,9 @@ pub struct CatBuilder {
     groups: Vec<RecGroup>,
     stmts: Vec<Stmt>,
     withs: u32,
+    maps: Vec<MapDef>,
+    tags: Vec<String>,
+    chooses_co: bool,
 }
 
 impl CatBuilder {
@@ -506,15 +642,17 @@ impl CatBuilder {
         self.groups.push(RecGroup {
             vars: vars.clone(),
             bodies: Vec::new(),
+            monotone: true,
         });
         (group, vars)
     }
 
     /// Gives group `group` its equations, one per unknown.
-    pub fn close_group(&mut self, group: u32, bodies: Vec<NodeId>) {
+    pub fn close_group(&mut self, group: u32, bodies: Vec<NodeId>, monotone: bool) {
         let g = &mut self.groups[group as usize];
         debug_assert_eq!(g.vars.len(), bodies.len());
         g.bodies = bodies;
+        g.monotone = monotone;
     }
 
     /// A new `with` variable: its number and its node.
@@ -532,6 +670,90 @@ impl CatBuilder {
         self.stmts.push(Stmt::With { with, from });
     }
 
+    /// Records that the model chooses `co` itself (see
+    /// [`CatModel::chooses_co`]).
+    pub fn set_chooses_co(&mut self) {
+        self.chooses_co = true;
+    }
+
+    /// The node of annotation `name`'s event set.
+    pub fn tag_set(&mut self, name: &str) -> NodeId {
+        let i = match self.tags.iter().position(|t| t == name) {
+            Some(i) => i,
+            None => {
+                self.tags.push(name.to_string());
+                self.tags.len() - 1
+            }
+        };
+        self.node(Op::Set(SetPrim::Tag(i as u32)))
+    }
+
+    /// A new map's parameter node, for its body to be built on; then
+    /// [`CatBuilder::map`].
+    pub fn map_param(&mut self, kind: Kind) -> NodeId {
+        let map = self.maps.len() as u32;
+        self.maps.push(MapDef {
+            source: NodeId(0),
+            param: NodeId(0),
+            body: NodeId(0),
+            steps: Vec::new(),
+            inputs: Vec::new(),
+        });
+        let param = self.node(Op::Param { map, kind });
+        self.maps[map as usize].param = param;
+        param
+    }
+
+    /// The family of `body` (built on `param`, from
+    /// [`CatBuilder::map_param`]) over the elements of `source`.
+    pub fn map(&mut self, param: NodeId, source: NodeId, body: NodeId) -> NodeId {
+        let Op::Param { map, .. } = self.op(param) else {
+            panic!("relaxlab internal error: map over a non-parameter")
+        };
+        // The nodes between the parameter and the body, in id (hence
+        // dependency) order, and the others the body needs.
+        let n = self.nodes.len();
+        let mut needed = vec![false; n];
+        let mut depends = vec![false; n];
+        needed[body.index()] = true;
+        for i in (0..=body.index()).rev() {
+            if needed[i] {
+                for o in operands_of(&self.nodes[i].op, &self.maps) {
+                    needed[o.index()] = true;
+                }
+            }
+        }
+        for i in 0..=body.index() {
+            depends[i] = i == param.index()
+                || operands_of(&self.nodes[i].op, &self.maps)
+                    .iter()
+                    .any(|o| depends[o.index()]);
+        }
+        let steps: Vec<NodeId> = (0..=body.index())
+            .filter(|&i| needed[i] && depends[i] && i != param.index())
+            .map(|i| NodeId(i as u32))
+            .collect();
+        let mut inputs: Vec<NodeId> = Vec::new();
+        for s in &steps {
+            for o in operands_of(&self.nodes[s.index()].op, &self.maps) {
+                if !depends[o.index()] && !inputs.contains(&o) {
+                    inputs.push(o);
+                }
+            }
+        }
+        if !depends[body.index()] && body != param && !inputs.contains(&body) {
+            inputs.push(body);
+        }
+        self.maps[map as usize] = MapDef {
+            source,
+            param,
+            body,
+            steps,
+            inputs,
+        };
+        self.node(Op::Map(map))
+    }
+
     /// The model, its schedule built.
     pub fn finish(
         self,
@@ -539,11 +761,13 @@ impl CatBuilder {
         arch: Arch,
         shows: Vec<(String, NodeId)>,
     ) -> Result<Arc<CatModel>, BuildError> {
-        let schedule = schedule(&self.nodes, &self.groups, &self.stmts, &shows)?;
-        let needs_deps = self
-            .nodes
-            .iter()
-            .any(|n| matches!(n.op, Op::Rel(RelPrim::Data) | Op::Rel(RelPrim::Ctrl)));
+        let schedule = schedule(&self.nodes, &self.groups, &self.maps, &self.stmts, &shows)?;
+        let needs_deps = self.nodes.iter().any(|n| {
+            matches!(
+                n.op,
+                Op::Rel(RelPrim::Data) | Op::Rel(RelPrim::Ctrl) | Op::Rel(RelPrim::Addr)
+            )
+        });
         Ok(Arc::new(CatModel {
             name,
             arch,
@@ -553,6 +777,9 @@ impl CatBuilder {
             shows,
             schedule,
             needs_deps,
+            maps: self.maps,
+            tags: self.tags,
+            chooses_co: self.chooses_co,
         }))
     }
 }

@@ -6,7 +6,7 @@
 use super::deps::Deps;
 use super::model::{RelPrim, SetPrim};
 use super::rows::{bit, full};
-use crate::axiomatic::execution::{Event, EventKind, Execution, Mode};
+use crate::axiomatic::execution::{AccessKind, Event, EventKind, Execution, LockOp, Mode};
 use crate::ir::{FenceKind, HwFence};
 
 fn set_of(ex: &Execution, f: impl Fn(&Event) -> bool) -> u128 {
@@ -17,26 +17,78 @@ fn set_of(ex: &Execution, f: impl Fn(&Event) -> bool) -> u128 {
         .fold(0, |acc, (i, _)| acc | bit(i))
 }
 
-/// The value of a primitive set.
-pub(crate) fn set(ex: &Execution, p: SetPrim) -> u128 {
+/// The value of a primitive set. `tag_bits[i]` is the program's tag bit
+/// of the model's annotation `i` (0 when the program has none).
+pub(crate) fn set(ex: &Execution, p: SetPrim, tag_bits: &[u64]) -> u128 {
     match p {
         SetPrim::All => full(ex.len()),
         SetPrim::Reads => set_of(ex, Event::is_read),
         SetPrim::Writes => set_of(ex, Event::is_write),
         SetPrim::Memory => set_of(ex, |e| e.loc().is_some()),
-        SetPrim::Fences => set_of(ex, |e| matches!(e.kind, EventKind::Fence(_))),
+        SetPrim::Fences => set_of(ex, |e| {
+            matches!(e.kind, EventKind::Fence(_) | EventKind::TaggedFence)
+        }),
         SetPrim::Init => set_of(ex, |e| e.thread.is_none()),
-        SetPrim::Final => {
-            let writes = set_of(ex, Event::is_write);
-            super::rows::members(writes)
-                .filter(|&w| ex.co.row(w) == 0)
-                .fold(0, |acc, w| acc | bit(w))
-        }
+        // The engine's choice when the model chooses `co`; else the last
+        // writes of the candidate's `co`.
+        SetPrim::Final => match ex.fw {
+            Some(fw) => fw,
+            None => {
+                let writes = set_of(ex, Event::is_write);
+                super::rows::members(writes)
+                    .filter(|&w| ex.co.row(w) == 0)
+                    .fold(0, |acc, w| acc | bit(w))
+            }
+        },
         SetPrim::Branches => 0,
-        SetPrim::Rmw => ex
-            .rmw
-            .pairs()
-            .fold(0, |acc, (r, w)| acc | bit(r.index()) | bit(w.index())),
+        // herd7's RMW: the events of read-modify-writes, a failed one's
+        // read included (relaxlab's CAS has none: its failed read is not
+        // in RMW, as herd's C11 failed CAS read is not).
+        SetPrim::Rmw => {
+            ex.rmw
+                .pairs()
+                .fold(0, |acc, (r, w)| acc | bit(r.index()) | bit(w.index()))
+                | set_of(ex, |e| {
+                    matches!(
+                        e.kind,
+                        EventKind::Read {
+                            access: AccessKind::FailedUpdate,
+                            ..
+                        }
+                    )
+                })
+        }
+        SetPrim::Tag(i) => {
+            let b = tag_bits.get(i as usize).copied().unwrap_or(0);
+            if b == 0 {
+                0
+            } else {
+                set_of(ex, |e| e.tags & b != 0)
+            }
+        }
+        SetPrim::Lock(op) => set_of(
+            ex,
+            |e| matches!(e.kind, EventKind::Lock { op: o, .. } if o == op),
+        ),
+        SetPrim::LockAny => set_of(ex, |e| {
+            matches!(
+                e.kind,
+                EventKind::Lock {
+                    op: LockOp::Read | LockOp::Write,
+                    ..
+                }
+            )
+        }),
+        SetPrim::Annotated => set_of(ex, |e| {
+            e.tags != 0
+                && matches!(
+                    e.kind,
+                    EventKind::Read { .. }
+                        | EventKind::Write { .. }
+                        | EventKind::TaggedFence
+                        | EventKind::Srcu { .. }
+                )
+        }),
         SetPrim::Locked => set_of(ex, Event::is_locked),
         SetPrim::Fork => set_of(ex, |e| matches!(e.kind, EventKind::Fork { .. })),
         SetPrim::Join => set_of(ex, |e| matches!(e.kind, EventKind::Join { .. })),
@@ -66,10 +118,12 @@ pub(crate) fn relation(ex: &Execution, p: RelPrim, deps: Option<&Deps>, dst: &mu
         RelPrim::Rf => copy(dst, &ex.rf),
         RelPrim::Co => copy(dst, &ex.co),
         RelPrim::Rmw => copy(dst, &ex.rmw),
+        // herd7's `loc` relates every event with a location: accesses,
+        // lock and SRCU events.
         RelPrim::Loc => {
             for (a, d) in dst.iter_mut().enumerate() {
-                *d = match ex.events[a].loc() {
-                    Some(l) => set_of(ex, |e| e.loc() == Some(l)),
+                *d = match ex.events[a].location() {
+                    Some(l) => set_of(ex, |e| e.location() == Some(l)),
                     None => 0,
                 };
             }
@@ -86,6 +140,15 @@ pub(crate) fn relation(ex: &Execution, p: RelPrim, deps: Option<&Deps>, dst: &mu
             for (a, d) in dst.iter_mut().enumerate() {
                 *d = bit(a);
             }
+        }
+        RelPrim::Addr | RelPrim::Data | RelPrim::Ctrl if ex.deps.is_some() => {
+            let d = ex.deps.as_deref().expect("checked");
+            let r = match p {
+                RelPrim::Addr => &d.addr,
+                RelPrim::Data => &d.data,
+                _ => &d.ctrl,
+            };
+            copy(dst, r);
         }
         RelPrim::Addr => dst.fill(0),
         RelPrim::Data | RelPrim::Ctrl => match deps {

@@ -16,7 +16,7 @@
 //!   so the segment after a `with` holds only what depends on it: the
 //!   evaluator bounds exactly those nodes while it searches the choices.
 
-use super::model::{BuildError, Choice, Node, NodeId, Op, RecGroup, Stmt};
+use super::model::{operands_of, BuildError, Choice, MapDef, Node, NodeId, Op, RecGroup, Stmt};
 
 /// The most `let rec` groups a model may have (dependency masks are u128).
 pub const MAX_SCOPES: usize = 128;
@@ -53,13 +53,14 @@ pub(crate) struct Schedule {
 pub(crate) fn schedule(
     nodes: &[Node],
     groups: &[RecGroup],
+    maps: &[MapDef],
     stmts: &[Stmt],
     shows: &[(String, NodeId)],
 ) -> Result<Schedule, BuildError> {
     if groups.len() > MAX_SCOPES {
         return Err(BuildError::TooManyScopes(groups.len()));
     }
-    let (rec, segment) = dependencies(nodes, groups);
+    let (rec, segment) = dependencies(nodes, groups, maps);
     let segments = 1 + stmts
         .iter()
         .filter(|s| matches!(s, Stmt::With { .. }))
@@ -67,6 +68,7 @@ pub(crate) fn schedule(
     let mut em = Emitter {
         nodes,
         groups,
+        maps,
         rec: &rec,
         segment: &segment,
         emitted: vec![false; nodes.len()],
@@ -83,9 +85,9 @@ pub(crate) fn schedule(
                 em.seg_lists[seg].push(Step::Check(i));
             }
             Stmt::With { from, .. } => {
-                let (set, rel) = from.operands();
-                em.emit(set);
-                em.emit(rel);
+                for o in from.operands() {
+                    em.emit(o);
+                }
             }
         }
     }
@@ -123,7 +125,7 @@ fn segment_count(segment: &[u32]) -> usize {
 /// The value of a group's unknown depends on the group and on whatever its
 /// equations depend on, so this is a fixed point (equations come after
 /// their unknowns).
-fn dependencies(nodes: &[Node], groups: &[RecGroup]) -> (Vec<u128>, Vec<u32>) {
+fn dependencies(nodes: &[Node], groups: &[RecGroup], maps: &[MapDef]) -> (Vec<u128>, Vec<u32>) {
     let mut rec = vec![0u128; nodes.len()];
     let mut seg = vec![0u32; nodes.len()];
     loop {
@@ -140,7 +142,7 @@ fn dependencies(nodes: &[Node], groups: &[RecGroup]) -> (Vec<u128>, Vec<u32>) {
                 }
                 Op::Var { with } => s = with + 1,
                 op => {
-                    for o in op.operands() {
+                    for o in operands_of(&op, maps) {
                         r |= rec[o.index()];
                         s = s.max(seg[o.index()]);
                     }
@@ -161,6 +163,7 @@ fn dependencies(nodes: &[Node], groups: &[RecGroup]) -> (Vec<u128>, Vec<u32>) {
 struct Emitter<'a> {
     nodes: &'a [Node],
     groups: &'a [RecGroup],
+    maps: &'a [MapDef],
     rec: &'a [u128],
     segment: &'a [u32],
     emitted: Vec<bool>,
@@ -207,11 +210,11 @@ impl Emitter<'_> {
                                 }
                             }
                         }
-                        // Set by its `with` step.
-                        Op::Var { .. } => {}
+                        // Set by its `with` step, or by its map.
+                        Op::Var { .. } | Op::Param { .. } => {}
                         op => {
                             todo.push(Task::Place(n));
-                            let operands: Vec<NodeId> = op.operands().collect();
+                            let operands: Vec<NodeId> = operands_of(&op, self.maps);
                             for o in operands.into_iter().rev() {
                                 todo.push(Task::Node(o));
                             }
@@ -289,7 +292,7 @@ mod tests {
         let (g, vars) = b.open_group(&[Kind::Rel]);
         let seq = b.node(Op::Seq(vars[0], vars[0]));
         let body = b.node(Op::Union(base, seq));
-        b.close_group(g, vec![body]);
+        b.close_group(g, vec![body], true);
         b.check(check(vars[0]));
         let m = b
             .finish("t".into(), super::super::model::Arch::C, vec![])

@@ -75,6 +75,7 @@ fn program(top: usize, forked: usize) -> Program {
         filter: None,
         observed: Vec::new(),
         expectations: Vec::new(),
+        c: None,
     }
 }
 

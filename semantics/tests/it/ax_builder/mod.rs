@@ -139,6 +139,7 @@ impl ProgramBuilder {
             filter: None,
             observed,
             expectations: vec![],
+            c: None,
         }
     }
 }

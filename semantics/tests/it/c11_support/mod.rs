@@ -103,6 +103,7 @@ impl Builder {
             filter: None,
             observed,
             expectations: Vec::new(),
+            c: None,
         }
     }
 }

@@ -158,6 +158,7 @@ pub fn program(locs: &[&str], threads: Vec<T>) -> Program {
         filter: None,
         observed: Vec::new(),
         expectations: Vec::new(),
+        c: None,
     }
 }
 

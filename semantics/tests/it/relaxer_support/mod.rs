@@ -142,6 +142,7 @@ pub fn program(name: &str, locs: &[&str], threads: Vec<ThreadCode>) -> Program {
         filter: None,
         observed,
         expectations: vec![],
+        c: None,
     }
 }
 

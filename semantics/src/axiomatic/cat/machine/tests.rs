@@ -18,6 +18,7 @@ fn write(thread: Option<u32>, loc: usize, value: i64) -> Event {
             access: AccessKind::Plain,
         },
         mode: Mode::Rlx,
+        tags: 0,
     }
 }
 
@@ -40,6 +41,7 @@ fn execution(x_writes: usize) -> (Execution, Vec<usize>, Vec<usize>) {
         line: 0,
         kind: EventKind::Fence(FenceKind::Hw(crate::ir::HwFence::Full)),
         mode: Mode::Rlx,
+        tags: 0,
     });
     let n = events.len();
     let mut co = Relation::new(n);
@@ -58,6 +60,8 @@ fn execution(x_writes: usize) -> (Execution, Vec<usize>, Vec<usize>) {
         co,
         rmw: Relation::new(n),
         sc: None,
+        deps: None,
+        fw: None,
     };
     (ex, xs, ys)
 }
@@ -73,6 +77,7 @@ fn program() -> Program {
         filter: None,
         observed: Vec::new(),
         expectations: Vec::new(),
+        c: None,
     }
 }
 

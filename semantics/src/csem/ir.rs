@@ -1,0 +1,210 @@
+//! Threads as herd7's C semantics reads them (herdtools7's `CBase` after
+//! macro expansion): statements whose expressions may access memory, with
+//! herd's annotations (tags) on every access and fence, and locations as
+//! values (pointers).
+//!
+//! A herd C test that uses the Linux-kernel primitives (`READ_ONCE`,
+//! `smp_mb`, `spin_lock`, ... expanded by the model's `.def` file into
+//! herd's `__load{once}`, `__fence{mb}`, `__lock`, ...), pointers or any
+//! construct whose meaning is herd's event structure rather than a
+//! sequence of relaxlab instructions is lowered to this form
+//! ([`crate::ir::Program::c`]). The axiomatic engine runs it with herd's
+//! semantics ([`super::paths`]); the operational models refuse it.
+
+use serde::Serialize;
+
+use crate::ir::{BinOp, RegId, Span, Value};
+
+/// The annotations of the test, a bit each: `tags[i]` is bit `i` of an
+/// event's [`crate::axiomatic::Event::tags`]. At most 64.
+pub type Tags = u64;
+
+/// The operation of an atomic read-modify-write (`__atomic_op`): herd's
+/// `+`, `-`, `&`, `|`, `^` and `&~`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    AndNot,
+}
+
+impl AtomicOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "+",
+            AtomicOp::Sub => "-",
+            AtomicOp::And => "&",
+            AtomicOp::Or => "|",
+            AtomicOp::Xor => "^",
+            AtomicOp::AndNot => "&~",
+        }
+    }
+}
+
+/// What an atomic operation returns (herd's `__atomic_op_return` and
+/// `__atomic_fetch_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Returns {
+    /// The new value.
+    New,
+    /// The old value.
+    Old,
+}
+
+/// An expression; evaluating it may access memory. The operands of an
+/// operator are unsequenced, as herd7 evaluates them (in parallel, with no
+/// order between their events).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum CExpr {
+    Const(Value),
+    /// A register; a thread parameter is a register holding its location's
+    /// address.
+    Reg(RegId),
+    /// `__load{tags}(*a)`, or `*a` (no tags): a read of the location `a`
+    /// points to. `deref` marks herd's `__load{deref}`, a read followed by
+    /// an `rb_dep` fence.
+    Load {
+        addr: Box<CExpr>,
+        tags: Tags,
+        deref: bool,
+    },
+    Op(BinOp, Box<CExpr>, Box<CExpr>),
+    /// `__xchg{tags}(a, v)`: returns the old value.
+    Xchg {
+        addr: Box<CExpr>,
+        val: Box<CExpr>,
+        tags: Tags,
+    },
+    /// `__cmpxchg{tags}(a, old, new)`: returns the value read.
+    CmpXchg {
+        addr: Box<CExpr>,
+        old: Box<CExpr>,
+        new: Box<CExpr>,
+        tags: Tags,
+    },
+    /// `__atomic_op_return{tags}(a, op, v)` and `__atomic_fetch_op`.
+    AtomicReturn {
+        addr: Box<CExpr>,
+        op: AtomicOp,
+        val: Box<CExpr>,
+        tags: Tags,
+        returns: Returns,
+    },
+    /// `__atomic_add_unless{tags}(a, v, u)`: adds v unless the value is u;
+    /// returns whether it added.
+    AddUnless {
+        addr: Box<CExpr>,
+        add: Box<CExpr>,
+        unless: Box<CExpr>,
+        tags: Tags,
+    },
+    /// `__trylock(a)`: 1 when it took the lock, 0 when it failed.
+    TryLock(Box<CExpr>),
+    /// `__islocked(a)`: 1 when the lock is held.
+    IsLocked(Box<CExpr>),
+    /// `__srcu{tags}(a)` as an expression: an SRCU event, whose value is
+    /// herd's for `srcu-lock` (a number per thread and instruction) and 0
+    /// otherwise.
+    Srcu {
+        addr: Box<CExpr>,
+        tags: Tags,
+    },
+}
+
+/// A statement of a thread.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum CStmt {
+    Block(Vec<CNode>),
+    If {
+        cond: CExpr,
+        then: Box<CNode>,
+        otherwise: Option<Box<CNode>>,
+    },
+    /// Unrolled as herd7 does: the body at most `unroll` times, the
+    /// executions needing more are cut off.
+    While {
+        cond: CExpr,
+        body: Box<CNode>,
+    },
+    /// `r = e;` (`dst`), or `e;` evaluated for its accesses.
+    Eval {
+        dst: Option<RegId>,
+        e: CExpr,
+    },
+    /// `__store{tags}(*a, v)`, or `*a = v` (no tags).
+    Store {
+        addr: CExpr,
+        val: CExpr,
+        tags: Tags,
+    },
+    /// `__fence{tags}`.
+    Fence {
+        tags: Tags,
+    },
+    /// `__lock(a)`: herd's lock read and lock write.
+    Lock(CExpr),
+    /// `__unlock(a)`.
+    Unlock(CExpr),
+    /// `__atomic_op{tags}(a, op, v)`, returning nothing.
+    AtomicOp {
+        addr: CExpr,
+        op: AtomicOp,
+        val: CExpr,
+        tags: Tags,
+    },
+    /// `__srcu{tags}(a)` or `__srcu{tags}(a, v)` as an instruction.
+    Srcu {
+        addr: CExpr,
+        tags: Tags,
+        val: Option<CExpr>,
+    },
+}
+
+/// A statement with where it is written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CNode {
+    pub stmt: CStmt,
+    pub span: Span,
+    /// The 1-based source line.
+    pub line: u32,
+}
+
+/// The herd C side of a program: each thread's statements, the tag table,
+/// and what herd's semantics needs to know of the test.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CProgram {
+    /// Per thread (in `Program::threads` order), its body.
+    pub threads: Vec<Vec<CNode>>,
+    /// Per thread, its registers' initial values: a parameter holds its
+    /// location's address ([`super::address`]), an init entry `0:r=v` its
+    /// value, any other register 0.
+    pub init_regs: Vec<Vec<Value>>,
+    /// The annotation names, by bit.
+    pub tags: Vec<String>,
+    /// herd's `lkmmv2` variant: the Linux-kernel read-modify-writes carry
+    /// their annotation on both events (`lkmmv1`: fences around them and
+    /// `once` events).
+    pub lkmmv2: bool,
+    /// How many times a `while` body is unrolled (herd's `-unroll`,
+    /// default 2).
+    pub unroll: u32,
+}
+
+impl CProgram {
+    /// The bit of tag `name`, if the test uses it.
+    pub fn tag(&self, name: &str) -> Option<Tags> {
+        self.tags.iter().position(|t| t == name).map(|i| 1u64 << i)
+    }
+
+    /// The names of the tags in `tags`, in table order.
+    pub fn tag_names(&self, tags: Tags) -> impl Iterator<Item = &str> {
+        self.tags
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| tags & (1u64 << i) != 0)
+            .map(|(_, t)| t.as_str())
+    }
+}
