@@ -105,6 +105,10 @@ pub enum BoundHit {
     /// The user interrupted the search (Ctrl-C); [`Stats`] says how far it
     /// got.
     Interrupted,
+    /// A `let rec` of a cat model whose equations are not monotone never
+    /// settled on this many candidate executions, which are left
+    /// undecided (herd7 does not end on them).
+    Unsettled(u64),
     /// The search ran past its time limit of `millis` milliseconds.
     Timeout { millis: u64 },
     /// The process used more than `bytes` bytes of memory above

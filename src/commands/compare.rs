@@ -445,6 +445,9 @@ fn lifted_witness(
                 Verdict::Undetermined => {
                     "undecided (the `with` search hit --max-candidates)".to_string()
                 }
+                Verdict::Unsettled => {
+                    "undecided (a `let rec` that is not monotone never settled)".to_string()
+                }
             };
             text.push_str(&format!("      {name}: {verdict}\n"));
             verdict

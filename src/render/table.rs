@@ -526,6 +526,7 @@ pub fn bound_flag(bound: &BoundHit) -> &'static str {
         BoundHit::MaxSteps { .. } => "--max-steps",
         BoundHit::Unroll(_) => "--unroll",
         BoundHit::Interrupted => "Ctrl-C",
+        BoundHit::Unsettled(_) => "a `let rec` that is not monotone",
         BoundHit::Timeout { .. } => "--timeout",
         BoundHit::MaxMemory { .. } => "--max-memory",
     }
@@ -541,6 +542,7 @@ pub fn bound_kind(bound: &BoundHit) -> &'static str {
         BoundHit::MaxSteps { .. } => "max-steps",
         BoundHit::Unroll(_) => "unroll",
         BoundHit::Interrupted => "interrupted",
+        BoundHit::Unsettled(_) => "unsettled",
         BoundHit::Timeout { .. } => "timeout",
         BoundHit::MaxMemory { .. } => "max-memory",
     }
@@ -620,6 +622,12 @@ pub fn describe_bound_of(bound: &BoundHit, missing: &str, origin: BoundOrigin<'_
         }
         BoundHit::Interrupted => {
             format!("interrupted ({by}); {missing} beyond this point are missing")
+        }
+        BoundHit::Unsettled(n) => {
+            format!(
+                "a `let rec` of the model that is not monotone never settled on {}, left undecided (herd7 does not end on them; book: cat.md, Recursive definitions); their outcomes may be missing",
+                plural(*n, "candidate execution")
+            )
         }
         BoundHit::Timeout { millis } => {
             format!(

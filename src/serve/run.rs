@@ -365,6 +365,8 @@ fn limit_name(bound: &BoundHit, request: &RunRequest, limits: &Limits) -> String
         BoundHit::Unroll(_) => "the unroll option".to_string(),
         BoundHit::MaxDepth(_) => "the explorer's depth bound".to_string(),
         BoundHit::Interrupted => "the server gave up on the request".to_string(),
+        // The model's own: no limit of the server or the request.
+        BoundHit::Unsettled(_) => "a `let rec` of the model that is not monotone".to_string(),
         BoundHit::Timeout { .. } => {
             "the playground's time limit per request, relaxlab serve --request-timeout".to_string()
         }

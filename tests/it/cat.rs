@@ -615,3 +615,68 @@ fn a_quoted_title_names_the_architecture() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(axiomatic): never"), "{out}");
 }
+
+/// A `let rec` that is not monotone runs as herd7 runs it, with a warning
+/// that says so: iterated from empty, each equation in turn, until a
+/// round adds nothing. `let rec x = po \ x` ends with `x` empty (po, then
+/// po \ po), not a fixed point, and herd7 gives SB its four outcomes under
+/// `empty x`; one that never settles leaves every execution undecided
+/// (herd7 does not end on it). herd's matching idiom, which the
+/// Linux-kernel model uses, is not warned about.
+#[test]
+fn a_let_rec_that_is_not_monotone_runs_as_in_herd7_with_a_warning() {
+    let run = |model: &str| {
+        relaxlab(&[
+            "run",
+            "litmus/herd/c/SB.litmus",
+            "--cat",
+            model,
+            "--format",
+            "herd",
+        ])
+    };
+    let (code, out, err) = run("tests/cat/not-monotone.cat");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("States 4"), "{out}");
+    assert!(out.contains("Observation SB Sometimes 1 3"), "{out}");
+    let flat = support::flat(&err);
+    assert!(flat.contains("relaxlab::cat::not_monotone"), "{err}");
+    assert!(flat.contains("not monotone in `x`"), "{err}");
+    assert!(flat.contains("until a round adds nothing"), "{err}");
+    assert!(err.contains("not-monotone.cat:6:9"), "{err}");
+    assert!(!err.contains("rmw_unused"), "{err}");
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/herd/c/SB.litmus",
+        "--cat",
+        "tests/cat/never-settles.cat",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        support::flat(&err).contains("relaxlab::cat::not_monotone"),
+        "{err}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json[0]["bounds"][0]["kind"], "unsettled", "{out}");
+    let (code, out, _) = relaxlab(&[
+        "run",
+        "litmus/herd/c/SB.litmus",
+        "--cat",
+        "tests/cat/never-settles.cat",
+    ]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        support::flat(&out).contains("never settled on 4 candidate executions"),
+        "{out}"
+    );
+    let (code, _, err) = relaxlab(&[
+        "run",
+        "litmus/kernel/RCU+gp.litmus",
+        "--conf",
+        "cat/linux/linux-kernel.cfg",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("not_monotone"), "{err}");
+}

@@ -128,7 +128,10 @@ fn a_kernel_primitive_without_the_macro_file_is_named_as_a_macro() {
     assert_eq!(code, 2, "{err}");
     let flat = support::flat(&err);
     assert!(flat.contains("relaxlab::herd::unknown_macro"), "{err}");
+    // The first call of each thread is named (expansion stops there).
     assert!(flat.contains("unknown macro `WRITE_ONCE`"), "{err}");
+    assert!(err.contains("SB+mb.litmus:17:2"), "{err}");
+    assert!(err.contains("SB+mb.litmus:26:2"), "{err}");
     assert!(flat.contains("--conf linux-kernel.cfg"), "{err}");
 }
 
@@ -263,4 +266,55 @@ fn a_primitive_the_macro_file_lacks_is_refused_by_name() {
     let flat = support::flat(&err);
     assert!(flat.contains("relaxlab::herd::unknown_macro"), "{err}");
     assert!(flat.contains("smp_cond_load_acquire"), "{err}");
+}
+
+/// A name read or written through that the thread never gives a value
+/// (not a parameter, not given an address in the init block, never
+/// assigned) holds 0, which is no location: herd7 gives no result ("Non
+/// symbolic location with no initial write"), relaxlab refuses the test
+/// with a label on the name. A register that holds an address read from
+/// memory, or given one in the init block, is read through as herd7 does.
+#[test]
+fn reading_through_a_name_that_holds_no_location_is_refused() {
+    let dir = support::scratch("lkmm-unbound-pointer");
+    let conf = support::root().join(CONF);
+    let run = |name: &str, text: &str| {
+        let path = dir.join(format!("{name}.litmus"));
+        std::fs::write(&path, text).unwrap();
+        relaxlab(&[
+            "run",
+            path.to_str().unwrap(),
+            "--conf",
+            conf.to_str().unwrap(),
+            "--format",
+            "herd",
+        ])
+    };
+    // `z` is a location of the init block, but not a parameter of P0.
+    for (name, body) in [
+        ("global", "{ x = 0; z = 0; }\n\nP0(int *x)\n{\n\tint r0 = READ_ONCE(*z);\n\tWRITE_ONCE(*x, 1);\n}\n"),
+        ("declared", "{ x = 0; }\n\nP0(int *x)\n{\n\tint *r1;\n\tint r0 = READ_ONCE(*r1);\n\tWRITE_ONCE(*x, 1);\n}\n"),
+        ("plain", "{ x = 0; }\n\nP0(int *x)\n{\n\tint r0 = *z;\n\t*x = 1;\n}\n"),
+        ("store", "{ x = 0; }\n\nP0(int *x)\n{\n\tWRITE_ONCE(*q, 1);\n}\n"),
+    ] {
+        let (code, _, err) = run(name, &format!("C {name}\n\n{body}\nexists (x=0)\n"));
+        assert_eq!(code, 2, "{name}: {err}");
+        let flat = support::flat(&err);
+        assert!(flat.contains("relaxlab::herd::unbound_pointer"), "{name}: {err}");
+        assert!(flat.contains("never given a value in P0"), "{name}: {err}");
+    }
+    let (code, out, err) = run(
+        "given",
+        "C given\n\n{ x = 0; y = 0; 0:r1 = x; int *p = y; }\n\nP0(int *p)\n{\n\tint r0 = READ_ONCE(*r1);\n\tint *r2 = READ_ONCE(*p);\n\tWRITE_ONCE(*r2, 1);\n}\n\nexists (0:r0=0 /\\ y=1)\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Observation given Always 1 0"), "{out}");
+    // The file of tests/herd/bad: refused with and without the macro file.
+    for conf in [&["--conf", CONF][..], &[]] {
+        let mut args = vec!["run", "tests/herd/bad/c-unknown-location.litmus"];
+        args.extend_from_slice(conf);
+        let (code, _, err) = relaxlab(&args);
+        assert_eq!(code, 2, "{conf:?}: {err}");
+        assert!(support::flat(&err).contains("`z`"), "{conf:?}: {err}");
+    }
 }

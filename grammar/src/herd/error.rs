@@ -94,6 +94,17 @@ pub enum HerdError {
         #[label("not declared")]
         span: SourceSpan,
     },
+    #[error("`{name}` holds no location: P{thread} reads or writes through it and never gives it a value")]
+    #[diagnostic(
+        code(relaxlab::herd::unbound_pointer),
+        help("herd7 reads every name in a thread's code as a register, and a register never given a value holds 0, which is no location (herd7 gives no result: \"Non symbolic location with no initial write\"); pass the location as a parameter (`P{thread}(int *{name})`), or give the register an address (`{thread}:{name}=x;` in the init block, or an assignment)")
+    )]
+    UnboundPointer {
+        name: String,
+        thread: usize,
+        #[label("never given a value in P{thread}")]
+        span: SourceSpan,
+    },
     #[error("`{order}` is not a valid order for {operation}")]
     #[diagnostic(code(relaxlab::herd::bad_order))]
     BadOrder {

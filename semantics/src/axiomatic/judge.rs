@@ -285,6 +285,7 @@ fn for_each_cat_execution(
         };
         let mut consistent = vec![0u64; group.len()];
         let mut undecided = vec![false; group.len()];
+        let mut unsettled = vec![0u64; group.len()];
         let counters = for_each_candidate(
             &prepared,
             &paths,
@@ -303,6 +304,10 @@ fn for_each_cat_execution(
                         Verdict::Rejected(_) => continue,
                         Verdict::Undetermined => {
                             undecided[g] = true;
+                            continue;
+                        }
+                        Verdict::Unsettled => {
+                            unsettled[g] += 1;
                             continue;
                         }
                     };
@@ -325,6 +330,9 @@ fn for_each_cat_execution(
             bounds.extend(counters.stopped);
             if counters.truncated || paths.truncated || undecided[g] {
                 bounds.push(BoundHit::MaxCandidates(counters.candidates));
+            }
+            if unsettled[g] > 0 {
+                bounds.push(BoundHit::Unsettled(unsettled[g]));
             }
             if let (true, Some(u)) = (paths.unroll_cut, opts.unroll) {
                 bounds.push(BoundHit::Unroll(u));

@@ -754,14 +754,31 @@ impl Compiler<'_> {
             for ((v, span), &k) in values.into_iter().zip(&kinds) {
                 bodies.push(self.as_kind(v, k, span, "a `let rec` equation")?);
             }
-            // herd7 iterates every `let rec` from empty until it is
-            // stable, whether or not its equations are monotone (the
-            // LKMM's matching of nested RCU critical sections is not);
-            // the evaluator does too, and bounds the rounds of a group
-            // that is not monotone.
-            let monotone = bodies
+            // herd7 iterates every `let rec` from empty until a round
+            // adds nothing, whether or not its equations are monotone (the
+            // LKMM's matching of nested RCU critical sections is not); the
+            // evaluator does too, and bounds the rounds of a group that is
+            // not monotone.
+            let antitone: Vec<(usize, usize)> = bodies
                 .iter()
-                .all(|&body| self.antitone_use(body, &vars).is_none());
+                .enumerate()
+                .filter_map(|(i, &body)| self.antitone_use(body, &vars).map(|v| (i, v)))
+                .collect();
+            let monotone = antitone.is_empty();
+            // herd's matching idiom (an unknown that keeps what it has,
+            // `m = m | ...`, read under `\` by the others or reading them
+            // so itself) settles where herd7 settles: no warning.
+            let keeps = |c: &Self, j: usize| c.inflationary(bodies[j], vars[j]);
+            if let Some(&(i, var)) = antitone
+                .iter()
+                .find(|&&(i, v)| !keeps(self, i) && !keeps(self, v))
+            {
+                self.warnings.push(not_monotone(
+                    bindings[i].span,
+                    &names[i].text,
+                    &names[var].text,
+                ));
+            }
             self.b.close_group(group, bodies, monotone);
             let mut out = env.clone();
             for (n, (&v, &k)) in names.iter().zip(vars.iter().zip(&kinds)) {
@@ -778,6 +795,25 @@ impl Compiler<'_> {
                 "each unknown must be an event set or a relation throughout",
             )
         }))
+    }
+
+    /// Is `body`, the equation of the unknown `var`, `var | e` (in any
+    /// order of the union's operands)? Such an unknown only grows as the
+    /// iteration goes (herd's idiom for matching, as the LKMM's nested RCU
+    /// critical sections are matched), so using it under `~` or on the
+    /// right of `\` does not undo what it gathered.
+    fn inflationary(&self, body: NodeId, var: NodeId) -> bool {
+        let mut todo = vec![body];
+        while let Some(n) = todo.pop() {
+            if n == var {
+                return true;
+            }
+            if let Op::Union(a, b) | Op::SetUnion(a, b) = self.b.op(n) {
+                todo.push(a);
+                todo.push(b);
+            }
+        }
+        false
     }
 
     /// An unknown of `vars` that `node` uses antitonely, if any.
@@ -1182,5 +1218,21 @@ pub(crate) fn type_error(span: Span, what: &str, wanted: &str, got: &Val) -> Fai
         format!("{what} needs {wanted}, and this is {}", got.describe()),
         got.describe().to_string(),
         "turn an event set S into a relation with [S] (its identity) or S * T (a product); a relation r into a set with domain(r) or range(r)",
+    )
+}
+
+/// The warning about a `let rec` group whose equations are not monotone
+/// and which herd's matching idiom does not cover: the value computed is
+/// herd7's, not necessarily a fixed point
+/// (book: cat.md, Recursive definitions).
+fn not_monotone(span: Span, name: &str, unknown: &str) -> Fail {
+    Fail::new(
+        "relaxlab::cat::not_monotone",
+        span,
+        format!(
+            "the equation of `{name}` is not monotone in `{unknown}`: it runs as in herd7, whose value need not be a fixed point"
+        ),
+        "an unknown under `~` or on the right of `\\`",
+        "the unknowns start empty and the equations are applied in turn until a round adds nothing to any unknown; that round's values are kept, a fixed point or not (`let rec x = po \\ x` ends with `x` empty), and an iteration that never settles leaves the execution undecided. Equations that only grow with the unknowns define a least fixed point",
     )
 }

@@ -113,8 +113,13 @@ impl Lowerer<'_> {
 
 /// A thread being lowered: its registers.
 struct ThreadScope {
+    /// herd's number of the thread (`P0`).
+    number: usize,
     regs: Vec<String>,
     init: Vec<IrValue>,
+    /// The names the thread gives a value: its parameters, its registers
+    /// of the init block (`0:r1=x`) and every register it assigns.
+    given: Vec<String>,
 }
 
 impl ThreadScope {
@@ -126,6 +131,41 @@ impl ThreadScope {
                 self.init.push(0);
                 RegId::new(self.regs.len() - 1)
             }
+        }
+    }
+
+    /// An address operand: a register never given a value holds 0, which
+    /// is no location, so reading or writing through it is refused here
+    /// (herd7 gives no result: "Non symbolic location with no initial
+    /// write"); any other expression is lowered as it is.
+    fn pointer(&mut self, l: &mut Lowerer<'_>, e: &Expr) -> R<CExpr> {
+        if let Expr::Name(n, span) = e {
+            if !self.given.iter().any(|g| g == n) {
+                return Err(HerdError::UnboundPointer {
+                    name: n.clone(),
+                    thread: self.number,
+                    span: at(*span),
+                });
+            }
+        }
+        lower_expr(l, self, e)
+    }
+}
+
+/// The registers `body` assigns, anywhere in it.
+fn assigned(body: &[Stmt], out: &mut Vec<String>) {
+    for st in body {
+        match st {
+            Stmt::Seq(b, _) => assigned(b, out),
+            Stmt::If(_, t, e, _) => {
+                assigned(std::slice::from_ref(&**t), out);
+                if let Some(e) = e {
+                    assigned(std::slice::from_ref(&**e), out);
+                }
+            }
+            Stmt::While(_, b, _) => assigned(std::slice::from_ref(&**b), out),
+            Stmt::Assign(Some((r, _)), _, _) => out.push(r.clone()),
+            _ => {}
         }
     }
 }
@@ -184,10 +224,20 @@ pub(crate) fn lower(
     let mut threads = Vec::new();
     let mut scopes = Vec::new();
     let mut c_threads = Vec::new();
-    for (th, body) in test.threads.iter().zip(bodies) {
+    for (t, (th, body)) in test.threads.iter().zip(bodies).enumerate() {
+        let mut given: Vec<String> = th.params.iter().map(|p| p.name.clone()).collect();
+        given.extend(
+            test.reg_init
+                .iter()
+                .filter(|(u, ..)| *u == t)
+                .map(|(_, r, ..)| r.clone()),
+        );
+        assigned(&body, &mut given);
         let mut scope = ThreadScope {
+            number: th.number,
             regs: Vec::new(),
             init: Vec::new(),
+            given,
         };
         for p in &th.params {
             let r = scope.reg(&p.name);
@@ -475,7 +525,7 @@ fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
             let tags = l.tags(names, *span)?;
             // herd: `__load{t}(e)` needs `e = *l` and reads at `l`.
             let addr = match (ann, &**a) {
-                (Ann::Tags(_), Expr::Load(inner, Ann::Plain, _)) => b(l, s, inner)?,
+                (Ann::Tags(_), Expr::Load(inner, Ann::Plain, _)) => Box::new(s.pointer(l, inner)?),
                 (Ann::Tags(_), other) => {
                     return Err(HerdError::unsupported(
                         "a `__load` of something other than `*x`",
@@ -483,7 +533,7 @@ fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
                         "herd7 refuses it too (\"Bad __load argument\"): the kernel's macros load `*X`, so write `READ_ONCE(*x)`",
                     ))
                 }
-                _ => b(l, s, a)?,
+                _ => Box::new(s.pointer(l, a)?),
             };
             CExpr::Load { addr, tags, deref }
         }
@@ -491,13 +541,13 @@ fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
         Expr::Xchg(a, v, ann, span) => {
             let names = tag_list(ann, *span)?;
             CExpr::Xchg {
-                addr: b(l, s, a)?,
+                addr: Box::new(s.pointer(l, a)?),
                 val: b(l, s, v)?,
                 tags: l.tags(names, *span)?,
             }
         }
         Expr::CmpXchg(a, o, n, t, span) => CExpr::CmpXchg {
-            addr: b(l, s, a)?,
+            addr: Box::new(s.pointer(l, a)?),
             old: b(l, s, o)?,
             new: b(l, s, n)?,
             tags: l.tags(t, *span)?,
@@ -510,22 +560,22 @@ fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
             fetch,
             span,
         } => CExpr::AtomicReturn {
-            addr: b(l, s, addr)?,
+            addr: Box::new(s.pointer(l, addr)?),
             op: aop(*op),
             val: b(l, s, val)?,
             tags: l.tags(tags, *span)?,
             returns: if *fetch { Returns::Old } else { Returns::New },
         },
         Expr::AddUnless(a, v, u, t, span) => CExpr::AddUnless {
-            addr: b(l, s, a)?,
+            addr: Box::new(s.pointer(l, a)?),
             add: b(l, s, v)?,
             unless: b(l, s, u)?,
             tags: l.tags(t, *span)?,
         },
-        Expr::TryLock(a, _) => CExpr::TryLock(b(l, s, a)?),
-        Expr::IsLocked(a, _) => CExpr::IsLocked(b(l, s, a)?),
+        Expr::TryLock(a, _) => CExpr::TryLock(Box::new(s.pointer(l, a)?)),
+        Expr::IsLocked(a, _) => CExpr::IsLocked(Box::new(s.pointer(l, a)?)),
         Expr::Srcu(a, t, span) => CExpr::Srcu {
-            addr: b(l, s, a)?,
+            addr: Box::new(s.pointer(l, a)?),
             tags: l.tags(t, *span)?,
         },
         Expr::Call(f, _, span) => {
@@ -597,7 +647,7 @@ fn lower_stmt(l: &mut Lowerer<'_>, s: &mut ThreadScope, st: &Stmt) -> R<Option<C
             // herd: an annotated store takes `*l` and writes at `l`; a
             // plain `*l = v` has its address as is.
             let addr = match (ann, a) {
-                (Ann::Tags(_), Expr::Load(inner, Ann::Plain, _)) => lower_expr(l, s, inner)?,
+                (Ann::Tags(_), Expr::Load(inner, Ann::Plain, _)) => s.pointer(l, inner)?,
                 (Ann::Tags(_), other) => {
                     return Err(HerdError::unsupported(
                         "a `__store` to something other than `*x`",
@@ -605,7 +655,7 @@ fn lower_stmt(l: &mut Lowerer<'_>, s: &mut ThreadScope, st: &Stmt) -> R<Option<C
                         "herd7 refuses it too (\"Bad __store argument\"): a `.def` macro stores to `*X`",
                     ))
                 }
-                (_, a) => lower_expr(l, s, a)?,
+                (_, a) => s.pointer(l, a)?,
             };
             CStmt::Store {
                 addr,
@@ -619,19 +669,19 @@ fn lower_stmt(l: &mut Lowerer<'_>, s: &mut ThreadScope, st: &Stmt) -> R<Option<C
                 tags: l.tags(names, *sp)?,
             }
         }
-        Stmt::Lock(a, _) => CStmt::Lock(lower_expr(l, s, a)?),
-        Stmt::Unlock(a, _) => CStmt::Unlock(lower_expr(l, s, a)?),
+        Stmt::Lock(a, _) => CStmt::Lock(s.pointer(l, a)?),
+        Stmt::Unlock(a, _) => CStmt::Unlock(s.pointer(l, a)?),
         Stmt::AtomicOp(a, op, v, t, sp) => {
             let t: Vec<String> = t.iter().filter(|x| !x.is_empty()).cloned().collect();
             CStmt::AtomicOp {
-                addr: lower_expr(l, s, a)?,
+                addr: s.pointer(l, a)?,
                 op: aop(*op),
                 val: lower_expr(l, s, v)?,
                 tags: l.tags(&t, *sp)?,
             }
         }
         Stmt::Srcu(a, t, v, sp) => CStmt::Srcu {
-            addr: lower_expr(l, s, a)?,
+            addr: s.pointer(l, a)?,
             tags: l.tags(t, *sp)?,
             val: match v {
                 Some(v) => Some(lower_expr(l, s, v)?),

@@ -87,6 +87,8 @@ pub enum Verdict {
     Rejected(Option<usize>),
     /// The search over `with` choices stopped at its budget.
     Undetermined,
+    /// A `let rec` that is not monotone did not settle.
+    Unsettled,
 }
 
 /// How a run of the schedule ended.
@@ -152,6 +154,15 @@ pub struct Machine<'m> {
     first_vars: Vec<(NodeId, Vec<u128>)>,
 }
 
+/// What [`Machine::copy_into`] did to the unknown it updated.
+#[derive(Clone, Copy, Debug, Default)]
+struct Copied {
+    /// Its value differs from the last one.
+    changed: bool,
+    /// Its value has a member the last one lacked.
+    grew: bool,
+}
+
 impl<'m> Machine<'m> {
     /// An evaluator of `model` whose `with` searches visit at most
     /// `budget` prefixes per execution.
@@ -197,7 +208,7 @@ impl<'m> Machine<'m> {
         let model = self.model;
         let run = self.run(ex, &model.schedule.steps, 0);
         if self.diverged {
-            return Verdict::Undetermined;
+            return Verdict::Unsettled;
         }
         match run {
             Run::Accept => Verdict::Accepted(Accepted {
@@ -508,9 +519,14 @@ impl<'m> Machine<'m> {
     }
 
     /// LEAST FIXED POINT of a `let rec` group: unknowns start empty; the
-    /// body runs until the equations give back the unknowns. The front end
-    /// admits only equations monotone in the unknowns, so each round adds
-    /// pairs and the loop ends.
+    /// body runs until the equations give back the unknowns. Monotone
+    /// equations only add pairs, so the loop ends at the least fixed
+    /// point. Equations that are not monotone are iterated as herd7
+    /// iterates them: each equation in turn, until a round adds nothing
+    /// (every unknown's new value is included in its last one), whose
+    /// values are kept, a fixed point or not (`let rec x = po \ x` gives
+    /// `x` = ∅ after two rounds, as in herd7); the front end warns
+    /// about such a group (book: cat.md, Recursive definitions).
     fn fix(&mut self, ex: &Execution, group: u32, body: &[Step], bounds: &[Bound]) {
         let model = self.model;
         let g = &model.groups[group as usize];
@@ -521,7 +537,8 @@ impl<'m> Machine<'m> {
         }
         // Monotone equations only grow, so they stop; others (herd7
         // iterates them too) get as many rounds as a growing iteration
-        // could take, then the execution is left undecided.
+        // could take, then the execution is left undecided: herd7 would
+        // not end.
         let mut rounds = if g.monotone {
             u64::MAX
         } else {
@@ -543,16 +560,18 @@ impl<'m> Machine<'m> {
                 self.fix_body(ex, body, bounds);
                 for (&v, &eq) in g.vars.iter().zip(&g.bodies) {
                     for &b in bounds {
-                        changed |= self.copy_into(v, eq, b);
+                        changed |= self.copy_into(v, eq, b).changed;
                     }
                 }
             } else {
                 // herd7's order (its `fix_step`): each equation in turn,
                 // its unknown updated before the next equation is read.
+                // herd7's test of a stable round (its `stabilised`): no
+                // unknown gained a pair or an event.
                 for (&v, &eq) in g.vars.iter().zip(&g.bodies) {
                     self.fix_body(ex, body, bounds);
                     for &b in bounds {
-                        changed |= self.copy_into(v, eq, b);
+                        changed |= self.copy_into(v, eq, b).grew;
                     }
                 }
             }
@@ -594,19 +613,22 @@ impl<'m> Machine<'m> {
         }
     }
 
-    /// Copies `from`'s bound into `to`; did `to` change?
-    fn copy_into(&mut self, to: NodeId, from: NodeId, bound: Bound) -> bool {
+    /// Copies `from`'s bound into `to`: did `to` change, did it gain?
+    fn copy_into(&mut self, to: NodeId, from: NodeId, bound: Bound) -> Copied {
         match self.model.nodes[to.index()].kind {
-            Kind::Family => false,
+            Kind::Family => Copied::default(),
             Kind::Set => {
                 let v = self.set(from, bound);
                 let slot = match bound {
                     Bound::Lower => &mut self.set_lo[to.index()],
                     Bound::Upper => &mut self.set_hi[to.index()],
                 };
-                let changed = *slot != v;
+                let copied = Copied {
+                    changed: *slot != v,
+                    grew: v & !*slot != 0,
+                };
                 *slot = v;
-                changed
+                copied
             }
             Kind::Rel => {
                 let mut tmp = std::mem::take(&mut self.tmp);
@@ -616,10 +638,13 @@ impl<'m> Machine<'m> {
                     Bound::Lower => &mut self.rel_lo[r],
                     Bound::Upper => &mut self.rel_hi[r],
                 };
-                let changed = *dst != tmp[..];
+                let copied = Copied {
+                    changed: *dst != tmp[..],
+                    grew: dst.iter().zip(tmp.iter()).any(|(old, new)| new & !old != 0),
+                };
                 dst.copy_from_slice(&tmp);
                 self.tmp = tmp;
-                changed
+                copied
             }
         }
     }

@@ -154,6 +154,7 @@ fn judge_and_show(m: &CatModel, ex: &Execution, budget: u64) -> Option<Vec<(usiz
         }
         Verdict::Rejected(_) => None,
         Verdict::Undetermined => panic!("the search stopped at its budget"),
+        Verdict::Unsettled => panic!("a `let rec` did not settle"),
     }
 }
 
