@@ -255,8 +255,12 @@ impl<'p, M: MemoryModel> Explorer<'p, M> {
     pub(super) fn search(&mut self) {
         let mut lo = 0usize;
         while lo < self.states.len() && self.bound.is_none() {
-            // States at depth `max_depth` are stored, not expanded.
-            if self.levels.len() as u64 >= self.max_depth {
+            // Levels 0 to `max_depth` are expanded (so the outcomes of
+            // executions `max_depth` steps long are recorded); states one
+            // step deeper are stored, not expanded, and only they make the
+            // result partial: a program whose executions all end by then
+            // is complete.
+            if self.levels.len() as u64 > self.max_depth {
                 self.bound = Some(BoundHit::MaxDepth(self.max_depth));
                 break;
             }
