@@ -95,6 +95,8 @@ fn herd_outputs(dir: &str, model: &str, suffix: &str) -> usize {
 #[test]
 fn herd_style_models_give_herds_verdicts() {
     assert!(herd_outputs("x86", "tests/cat/herdlike/x86-tso.cat", "ax.tso") >= 15);
+    // `si` (same instruction instance), as herd7's x86tso-mixed.cat uses it.
+    assert!(herd_outputs("x86", "tests/cat/herdlike/x86-tso-si.cat", "ax.tso") >= 15);
     assert!(herd_outputs("c", "tests/cat/herdlike/rc11.cat", "ax.rc11") >= 20);
 }
 
@@ -679,4 +681,34 @@ fn a_let_rec_that_is_not_monotone_runs_as_in_herd7_with_a_warning() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("not_monotone"), "{err}");
+}
+
+/// `si`, herd7's "same instruction instance": an instruction makes one
+/// event in relaxlab's executions except a read-modify-write, whose read
+/// and write are one instruction (an X86 `XCHG`): `si` is `id` and the
+/// `rmw` pairs both ways, nothing else.
+#[test]
+fn si_pairs_the_two_events_of_an_rmw_instruction() {
+    let dir = scratch("same-instruction");
+    let model = dir.join("si.cat");
+    std::fs::write(
+        &model,
+        "\"x86 si\"\nlet pairs = si \\ id\nflag ~empty pairs as rmw-pairs\nflag ~empty (pairs \\ (rmw | rmw^-1)) as other-pairs\nflag ~empty ((rmw | rmw^-1) \\ pairs) as missing-pairs\nflag ~empty ((id & (M * M)) \\ si) as missing-id\n",
+    )
+    .unwrap();
+    let model = model.to_str().unwrap();
+    let run = |test: &str| {
+        let (code, out, err) = relaxlab(&["run", test, "--cat", model, "--format", "herd"]);
+        assert_eq!(code, 0, "{test}: {err}");
+        out
+    };
+    let xchg = run("litmus/herd/x86/SB+xchgs.litmus");
+    assert!(xchg.contains("Flag rmw-pairs"), "{xchg}");
+    let plain = run("litmus/herd/x86/SB.litmus");
+    assert!(!plain.contains("Flag rmw-pairs"), "{plain}");
+    for out in [&xchg, &plain] {
+        for wrong in ["other-pairs", "missing-pairs", "missing-id"] {
+            assert!(!out.contains(&format!("Flag {wrong}")), "{out}");
+        }
+    }
 }

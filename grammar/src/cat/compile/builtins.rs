@@ -6,7 +6,7 @@
 //! not model are bound to [`Val::Missing`], so a model using them is
 //! refused with a message naming the construct rather than "unknown".
 
-use relaxlab_semantics::axiomatic::cat::{Arch, CatBuilder, Op, RelPrim, SetPrim};
+use relaxlab_semantics::axiomatic::cat::{Arch, CatBuilder, NodeId, Op, RelPrim, SetPrim};
 use relaxlab_semantics::axiomatic::{LockOp, Mode};
 use relaxlab_semantics::ir::HwFence;
 
@@ -116,7 +116,6 @@ const MISSING: &[(&str, &str)] = &[
         "iico_ctrl",
         "`iico_ctrl` (intra-instruction order) does not exist in relaxlab's executions",
     ),
-    ("si", "`si` (same instruction instance) is not provided"),
     ("same-instr", "`same-instr` is not provided"),
     (
         "sca",
@@ -148,6 +147,7 @@ pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
     for (name, p) in RELS {
         env = env.bind(*name, Val::Rel(b.node(Op::Rel(*p))));
     }
+    env = env.bind("si", Val::Rel(same_instruction(b)));
     env = env.bind("domain", Val::Prim(Prim::Domain));
     env = env.bind("range", Val::Prim(Prim::Range));
     env = env.bind("linearisations", Val::Prim(Prim::Linearisations));
@@ -156,6 +156,18 @@ pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
     env = env.bind("classes-loc", Val::Prim(Prim::ClassesLoc));
     env = env.bind("cross", Val::Prim(Prim::Cross));
     env.bind("generate_orders", Val::Prim(Prim::GenerateOrders))
+}
+
+/// `si`, herd7's "same instruction instance": relaxlab's accesses are
+/// never mixed-size, so an instruction makes one event, except a
+/// read-modify-write (an X86 `XCHG` or locked instruction, a C RMW),
+/// whose read and write `rmw` pairs: `si = id | rmw | rmw^-1`.
+fn same_instruction(b: &mut CatBuilder) -> NodeId {
+    let id = b.node(Op::Rel(RelPrim::Id));
+    let rmw = b.node(Op::Rel(RelPrim::Rmw));
+    let back = b.node(Op::Inverse(rmw));
+    let pair = b.node(Op::Union(rmw, back));
+    b.node(Op::Union(id, pair))
 }
 
 /// herd7's name of the event set of annotation `tag` (its
