@@ -369,17 +369,17 @@ impl CThread {
                 Ok(())
             }
             (Tok::Ident("if"), _) => self.if_stmt(cur),
+            (Tok::Ident("while"), _) => self.while_stmt(cur),
             (
                 Tok::Ident(
-                    w @ ("while" | "for" | "do" | "goto" | "return" | "switch" | "break"
-                    | "continue"),
+                    w @ ("for" | "do" | "goto" | "return" | "switch" | "break" | "continue"),
                 ),
                 _,
             ) => Err(HerdError::unsupported(
                 format!("`{w}`"),
                 cur.span(),
-                "the importer translates loop-free, jump-free thread bodies only; \
-                 write the test in relaxlab's language, which has `while`",
+                "herd7's C has `if` and `while` only, and so has the importer; \
+                 write the loop as a `while`",
             )),
             (Tok::Ident(w), _) if is_type_word(w) => self.declaration(cur),
             (Tok::Ident(_), Tok::Ident(_)) if unknown_type(cur).is_some() => {
@@ -534,7 +534,37 @@ impl CThread {
         Ok(())
     }
 
-    /// The statement of an `if` or `else`, one level deeper.
+    /// WHILE: `while (c) s` runs `s` as long as `c` holds. A condition
+    /// that reads no location stays as it is; one that does has its
+    /// accesses hoisted before the loop and again at the end of its body,
+    /// into a register the loop tests, so they are performed once per
+    /// test of the condition, as in C (book: herd.md, The supported subset).
+    fn while_stmt(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
+        cur.bump();
+        cur.expect(Tok::LParen, "`(` after `while`")?;
+        let c = expr(cur)?;
+        cur.expect(Tok::RParen, "`)`")?;
+        if first_access(&c).is_none() {
+            let (c, _) = self.pure(&c)?;
+            self.line(format!("while ({c}) {{"));
+            self.body(cur)?;
+            self.line("}".to_string());
+            return Ok(());
+        }
+        let (first, _) = self.pure(&c)?;
+        let holds = self.fresh();
+        self.line(format!("{holds} = {first};"));
+        self.line(format!("while ({holds}) {{"));
+        self.body(cur)?;
+        self.indent += 1;
+        let (again, _) = self.pure(&c)?;
+        self.line(format!("{holds} = {again};"));
+        self.indent -= 1;
+        self.line("}".to_string());
+        Ok(())
+    }
+
+    /// The statement of an `if`, `else` or `while`, one level deeper.
     fn body(&mut self, cur: &mut Cursor<'_>) -> Result<(), HerdError> {
         cur.enter()?;
         self.indent += 1;
