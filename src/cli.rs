@@ -58,7 +58,7 @@ pub enum Command {
     Repair(RepairArgs),
     /// Serve the playground: relaxlab in a web browser, with a stepper.
     Serve(ServeArgs),
-    /// Join the `--format jsonl` outputs of the parts of a `--partition` run into one.
+    /// Join the `--format jsonl` outputs of the parts of a `--partition` run or check into one.
     Merge(MergeArgs),
 }
 
@@ -67,8 +67,8 @@ pub enum Command {
 Examples:
   relaxlab merge part1.jsonl part2.jsonl part3.jsonl > all.jsonl")]
 pub struct MergeArgs {
-    /// The parts' outputs (`run --partition K/N --format jsonl`), every
-    /// part of one run once, in any order.
+    /// The parts' outputs (`run` or `check` with `--partition K/N
+    /// --format jsonl`), every part of one run once, in any order.
     #[arg(required = true)]
     pub parts: Vec<PathBuf>,
 }
@@ -119,8 +119,9 @@ pub struct EngineArgs {
     /// Memory-model mapping of C11 orders on hardware models.
     #[arg(long, value_enum)]
     pub mapping: Option<MappingArg>,
-    /// Worker threads (1 to 512; default: all cores). Output does not
-    /// depend on it.
+    /// Worker threads (1 to 512; default: all cores). `run` and `check`
+    /// work on several files at once and print them in file order; the
+    /// output does not depend on it.
     #[arg(long, short = 'j', value_parser = values::jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
     /// Stop exhaustive exploration after storing this many states
@@ -178,7 +179,20 @@ pub enum ReductionArg {
     Por,
 }
 
-/// Output formats of `check`, `compare` and `races`.
+/// Output formats of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Text for people.
+    Table,
+    /// One JSON document (schema: book: cli.md, JSON: check, compare and races).
+    Json,
+    /// JSON Lines: a header line, then one JSON object per file on one
+    /// line, with its file's index (`relaxlab merge` joins the parts of a
+    /// `--partition`).
+    Jsonl,
+}
+
+/// Output formats of `compare` and `races`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     /// Text for people.
@@ -261,14 +275,15 @@ Examples:
   relaxlab check litmus/
   relaxlab check litmus/classic/SB.litmus --only tso,ax.rc11
   relaxlab check litmus/ --max-states 100000 --format json
-  relaxlab check corpus/ --partition 2/4
+  relaxlab check corpus/ --partition 2/4 --format jsonl > part2.jsonl
   relaxlab check litmus/kernel/ --conf cat/linux/linux-kernel.cfg")]
 pub struct CheckArgs {
     /// Litmus files or directories; `-` reads a test from standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Check part K of N only (`2/4`): the files the arguments expand to
-    /// are dealt out in turn, file I to part I mod N + 1.
+    /// are dealt out in turn, file I to part I mod N + 1; `relaxlab merge`
+    /// joins the parts' `--format jsonl` outputs.
     #[arg(long, value_name = "K/N", value_parser = values::partition)]
     pub partition: Option<values::Partition>,
     /// Only check the expectations of these models (default: all), as
@@ -276,8 +291,8 @@ pub struct CheckArgs {
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = ReportFormat::Table)]
-    pub format: ReportFormat,
+    #[arg(long, short = 'f', value_enum, default_value_t = CheckFormat::Table)]
+    pub format: CheckFormat,
     /// Where `include`s of cat models are looked for after the including
     /// file's directory (repeatable; then RELAXLAB_CAT_PATH).
     #[arg(long, value_name = "DIR")]

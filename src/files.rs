@@ -385,6 +385,32 @@ pub fn read(path: &Path) -> Result<SourceFile, InputError> {
     }
 }
 
+/// Fails as [`read`] would when `path` cannot be read at all (it does
+/// not exist, is not a file, is too large or does not open), without
+/// reading it: a command that reads many files one by one as it prints
+/// checks them all first, so that a missing file stops it before it
+/// prints anything.
+pub fn check_readable(path: &Path) -> Result<(), InputError> {
+    if path.as_os_str() == STDIN {
+        return Ok(());
+    }
+    let readable = std::fs::metadata(path)
+        .map_err(Unreadable::Io)
+        .and_then(|meta| {
+            if !meta.is_file() {
+                return Err(Unreadable::NotAFile(kind(meta.file_type())));
+            }
+            if meta.len() > MAX_BYTES {
+                return Err(Unreadable::TooLarge);
+            }
+            std::fs::File::open(path).map_err(Unreadable::Io)
+        });
+    match readable {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e.at(path.display().to_string())),
+    }
+}
+
 /// The UTF-8 byte order mark some editors write at the start of a file.
 const BOM: &str = "\u{feff}";
 

@@ -4,6 +4,7 @@
 //!
 //! This crate is the only place that prints (README.md, Architecture, invariant 1).
 
+pub mod batch;
 pub mod cat;
 pub mod cli;
 pub mod commands;

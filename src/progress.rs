@@ -16,6 +16,12 @@
 //! of the progress line, which stayed on the screen above the partial
 //! output (as a line too long for a narrow terminal stayed in part). So
 //! the text is cut to the width the terminal has when it is drawn.
+//!
+//! A batch of several files ([`crate::batch`]) shows one line for the
+//! whole batch, counting the files printed (`37/10,000 files`), instead of
+//! a line per exploration. Its output is printed while the batch runs:
+//! each piece is printed by [`while_cleared`], which erases the line and
+//! keeps the ticker from drawing it again until the piece is out.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -34,6 +40,17 @@ const FRAMES: [char; 8] = ['⠁', '⠂', '⠄', '⡀', '⢀', '⠠', '⠐', '⠈
 /// before it ends the process)?
 static SHOWN: AtomicBool = AtomicBool::new(false);
 
+/// Held while the line is drawn, and while output is printed under it.
+static DRAWING: Mutex<()> = Mutex::new(());
+
+/// Runs `print` with the progress line erased, and not drawn again until
+/// `print` returns (which must flush what it wrote to standard output).
+pub fn while_cleared<R>(print: impl FnOnce() -> R) -> R {
+    let _drawing = DRAWING.lock().unwrap_or_else(|e| e.into_inner());
+    clear_line();
+    print()
+}
+
 /// Erases the progress line if one is on the screen; whether there was
 /// one.
 pub fn clear_line() -> bool {
@@ -47,6 +64,8 @@ pub fn clear_line() -> bool {
 struct Shared {
     what: String,
     unit: &'static str,
+    /// The count the work reaches when done, for a line that counts files.
+    total: Option<u64>,
     count: AtomicU64,
     started: Instant,
     done: Mutex<bool>,
@@ -69,14 +88,32 @@ impl ProgressAfterASecond {
     /// A line for work under `what` counting `unit` (`states`,
     /// `candidates`).
     pub fn counting(what: &str, unit: &'static str) -> Self {
-        let shared = Arc::new(Shared {
+        Self::start(Shared {
             what: what.to_string(),
             unit,
+            total: None,
             count: AtomicU64::new(0),
             started: Instant::now(),
             done: Mutex::new(false),
             wake: Condvar::new(),
-        });
+        })
+    }
+
+    /// A line for a batch of `total` files, counting the files done.
+    pub fn files(total: u64) -> Self {
+        Self::start(Shared {
+            what: String::new(),
+            unit: "files",
+            total: Some(total),
+            count: AtomicU64::new(0),
+            started: Instant::now(),
+            done: Mutex::new(false),
+            wake: Condvar::new(),
+        })
+    }
+
+    fn start(shared: Shared) -> Self {
+        let shared = Arc::new(shared);
         let ticker = {
             let shared = shared.clone();
             std::thread::Builder::new()
@@ -191,20 +228,32 @@ fn draw(shared: &Shared, spinner: char) {
     let elapsed = shared.started.elapsed();
     let count = shared.count.load(Ordering::Relaxed);
     let rate = (count as f64 / elapsed.as_secs_f64().max(0.001)) as u64;
-    let text = format!(
-        "{spinner} exploring under {}: {} {} ({} {}/s, {})",
-        shared.what,
-        grouped(count),
-        shared.unit,
-        grouped(rate),
-        shared.unit,
-        duration(elapsed)
-    );
+    let text = match shared.total {
+        Some(total) => format!(
+            "{spinner} {}/{} {} ({} {}/s, {})",
+            grouped(count),
+            grouped(total),
+            shared.unit,
+            grouped(rate),
+            shared.unit,
+            duration(elapsed)
+        ),
+        None => format!(
+            "{spinner} exploring under {}: {} {} ({} {}/s, {})",
+            shared.what,
+            grouped(count),
+            shared.unit,
+            grouped(rate),
+            shared.unit,
+            duration(elapsed)
+        ),
+    };
     let room = width.saturating_sub(2);
     if room < 10 {
         return;
     }
     let shown: String = text.chars().take(room).collect();
+    let _drawing = DRAWING.lock().unwrap_or_else(|e| e.into_inner());
     SHOWN.store(true, Ordering::SeqCst);
     eprint!("\r{shown}\x1b[K");
 }

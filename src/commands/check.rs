@@ -31,16 +31,16 @@
 use std::collections::BTreeMap;
 
 use miette::IntoDiagnostic;
-use rayon::prelude::*;
 use relaxlab_semantics::ir::{Expectation, ModelKey, Subject, Verdict};
 use relaxlab_semantics::outcome::OutcomeTable;
 
 use super::common;
-use crate::cli::{CheckArgs, ReportFormat};
+use crate::batch::Flow;
+use crate::cli::{CheckArgs, CheckFormat};
 use crate::engine::{self, Settings};
 use crate::exit::{Exit, Outcome};
 use crate::model::Model;
-use crate::render::json::{CheckReport, CheckedFile};
+use crate::render::json::{CheckLine, CheckTotals, CheckedFile, PartHeader};
 use crate::render::plural;
 use crate::render::table::describe_bound;
 use crate::{files, interrupt, load, Io};
@@ -153,36 +153,65 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
         loaded: Default::default(),
     };
     let part = args.partition.unwrap_or(crate::values::Partition::WHOLE);
-    let paths: Vec<_> = files::expand(&args.files)?
-        .into_iter()
+    let all = files::expand(&args.files)?;
+    let paths: Vec<(usize, &std::path::Path)> = all
+        .iter()
         .enumerate()
         .filter(|(i, _)| part.holds(*i))
-        .map(|(_, p)| p)
+        .map(|(i, p)| (i, p.as_path()))
         .collect();
-    let results: Vec<(String, Vec<miette::Report>, FileResult)> = pool.install(|| {
-        paths
-            .par_iter()
-            .map(|path| {
-                let shown = path.display().to_string();
-                if interrupt::requested() {
-                    return (shown, Vec::new(), FileResult::Skipped);
+    // One file shows its explorations' progress; a batch counts files.
+    let settings = Settings {
+        progress: settings.progress && paths.len() == 1,
+        ..settings
+    };
+    if args.format == CheckFormat::Jsonl {
+        let header = PartHeader::new("check", part, all.len());
+        writeln!(
+            io.out,
+            "{}",
+            serde_json::to_string(&header).into_diagnostic()?
+        )
+        .into_diagnostic()?;
+    }
+    let mut printer = Printer {
+        format: args.format,
+        totals: CheckTotals::default(),
+        exit: Exit::Ok,
+        listed: 0,
+    };
+    // The batch looks at Ctrl-C between files: it must not end relaxlab.
+    let watching = interrupt::interruptible();
+    crate::batch::in_order(
+        &pool,
+        paths.len(),
+        common::stderr_is_terminal(),
+        |i, _| {
+            let path = paths[i].1;
+            let shown = path.display().to_string();
+            if interrupt::requested() {
+                return (shown, Vec::new(), FileResult::Skipped);
+            }
+            match files::read(path) {
+                Ok(file) => {
+                    let result = check_file(
+                        &file,
+                        &settings,
+                        only.as_deref(),
+                        &cats,
+                        herd_model.as_ref(),
+                    );
+                    (file.path.clone(), load::warnings(&file), result)
                 }
-                match files::read(path) {
-                    Ok(file) => {
-                        let result = check_file(
-                            &file,
-                            &settings,
-                            only.as_deref(),
-                            &cats,
-                            herd_model.as_ref(),
-                        );
-                        (file.path.clone(), load::warnings(&file), result)
-                    }
-                    Err(e) => (shown, Vec::new(), FileResult::Error(e.into())),
-                }
-            })
-            .collect()
-    });
+                Err(e) => (shown, Vec::new(), FileResult::Error(e.into())),
+            }
+        },
+        |i, (path, warnings, result), _| {
+            printer.print(paths[i].0, &path, &warnings, result, io)?;
+            Ok::<_, miette::Report>(Flow::Go)
+        },
+    )?;
+    drop(watching);
     for cat in cats
         .loaded
         .lock()
@@ -191,130 +220,197 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
     {
         cat.report_warnings(io);
     }
+    printer.finish(io)
+}
 
-    let (mut passed, mut failed, mut unchecked, mut skipped, mut expectations) = (0, 0, 0, 0, 0);
-    let mut exit = Exit::Ok;
-    let mut report = Vec::new();
-    let json = args.format == ReportFormat::Json;
-    for (path, warnings, result) in results {
-        for warning in &warnings {
+/// Prints each file's result as it comes, in file order, and the summary
+/// at the end.
+struct Printer {
+    format: CheckFormat,
+    totals: CheckTotals,
+    exit: Exit,
+    /// The files listed so far (the elements of `--format json`'s array).
+    listed: usize,
+}
+
+impl Printer {
+    fn print(
+        &mut self,
+        index: usize,
+        path: &str,
+        warnings: &[miette::Report],
+        result: FileResult,
+        io: &mut Io<'_>,
+    ) -> Result<(), miette::Report> {
+        for warning in warnings {
             io.report(warning);
         }
+        let text = self.format == CheckFormat::Table;
         let entry = |status, expectations: usize, problems| CheckedFile {
-            file: path.clone(),
+            file: path.to_string(),
             status,
             expectations: expectations as u64,
             problems,
         };
-        match result {
+        let totals = &mut self.totals;
+        let entry = match result {
             // A file without `expect` entries checks nothing: it is not
             // counted as passed ("ok (0 expectations)" read like a pass).
             FileResult::Passed { expectations: 0 } => {
-                unchecked += 1;
-                if !json {
+                totals.unchecked += 1;
+                if text {
                     writeln!(io.out, "none  {path}: no `expect` entry, nothing checked")
                         .into_diagnostic()?;
                 }
-                report.push(entry("unchecked", 0, Vec::new()));
+                entry("unchecked", 0, Vec::new())
             }
             FileResult::Passed { expectations: n } => {
-                passed += 1;
-                expectations += n;
-                if !json {
+                totals.passed += 1;
+                totals.expectations += n as u64;
+                if text {
                     writeln!(io.out, "ok    {path} ({})", plural(n as u64, "expectation"))
                         .into_diagnostic()?;
                 }
-                report.push(entry("passed", n, Vec::new()));
+                entry("passed", n, Vec::new())
             }
             FileResult::Failed {
                 expectations: n,
                 problems,
                 input_error,
             } => {
-                failed += 1;
-                exit = exit.max(if input_error {
+                totals.failed += 1;
+                self.exit = self.exit.max(if input_error {
                     Exit::InputError
                 } else {
                     Exit::CheckFailed
                 });
-                if !json {
+                if text {
                     writeln!(io.out, "FAIL  {path}").into_diagnostic()?;
                     for p in &problems {
                         writeln!(io.out, "        {p}").into_diagnostic()?;
                     }
                 }
                 let status = if input_error { "error" } else { "failed" };
-                report.push(entry(status, n, problems));
+                entry(status, n, problems)
             }
             FileResult::Error(error) => {
-                failed += 1;
-                exit = exit.max(Exit::InputError);
-                if !json {
+                totals.failed += 1;
+                self.exit = self.exit.max(Exit::InputError);
+                if text {
                     writeln!(io.out, "FAIL  {path}: cannot be checked").into_diagnostic()?;
                 }
                 io.report(&error);
-                report.push(entry("error", 0, vec![error.to_string()]));
+                entry("error", 0, vec![error.to_string()])
             }
-            FileResult::Skipped => {}
+            FileResult::Skipped => return Ok(()),
             FileResult::NeedsConf(why) => {
-                skipped += 1;
-                if !json {
+                totals.skipped += 1;
+                if text {
                     writeln!(io.out, "skip  {path}: {why}").into_diagnostic()?;
                 }
-                report.push(entry("skipped", 0, vec![why]));
+                entry("skipped", 0, vec![why])
             }
             FileResult::BadModel(error) => {
-                failed += 1;
-                exit = exit.max(Exit::InputError);
-                if !json {
+                totals.failed += 1;
+                self.exit = self.exit.max(Exit::InputError);
+                if text {
                     writeln!(io.out, "FAIL  {path}: a cat model it names: {error}")
                         .into_diagnostic()?;
                 }
                 io.report(&error);
-                report.push(entry("error", 0, vec![error.to_string()]));
+                entry("error", 0, vec![error.to_string()])
+            }
+        };
+        match self.format {
+            CheckFormat::Table => {}
+            CheckFormat::Json => {
+                // The report streams: `{"files": [` before the first file.
+                let before = if self.listed == 0 {
+                    "{\n  \"files\": [\n"
+                } else {
+                    ",\n"
+                };
+                let element = crate::batch::pretty_element(&entry, 2).into_diagnostic()?;
+                write!(io.out, "{before}{element}").into_diagnostic()?;
+            }
+            CheckFormat::Jsonl => {
+                let line = CheckLine {
+                    file_index: index,
+                    file: &entry,
+                };
+                let line = serde_json::to_string(&line).into_diagnostic()?;
+                writeln!(io.out, "{line}").into_diagnostic()?;
             }
         }
+        self.listed += 1;
+        io.out.flush().into_diagnostic()?;
+        Ok(())
     }
-    let interrupted = interrupt::requested();
-    if interrupted {
-        exit = Exit::Interrupted;
-    }
-    if json {
-        let report = CheckReport {
-            files: report,
+
+    /// The summary (the end of the JSON document; nothing in JSON Lines).
+    fn finish(mut self, io: &mut Io<'_>) -> Outcome {
+        let interrupted = interrupt::requested();
+        if interrupted {
+            self.exit = Exit::Interrupted;
+        }
+        let totals = CheckTotals {
+            interrupted,
+            ..self.totals
+        };
+        match self.format {
+            CheckFormat::Jsonl => {
+                if interrupted {
+                    let _ = writeln!(
+                        io.err,
+                        "relaxlab: interrupted (Ctrl-C): the files without a line were not checked"
+                    );
+                }
+                return Ok(self.exit);
+            }
+            CheckFormat::Json => {
+                let files = if self.listed == 0 {
+                    "{\n  \"files\": [],\n"
+                } else {
+                    "\n  ],\n"
+                };
+                let rest = serde_json::to_string_pretty(&totals).into_diagnostic()?;
+                // The counts' object without its opening brace.
+                let rest = rest.strip_prefix("{\n").unwrap_or(&rest);
+                writeln!(io.out, "{files}{rest}").into_diagnostic()?;
+                return Ok(self.exit);
+            }
+            CheckFormat::Table => {}
+        }
+        writeln!(
+            io.out,
+            "\n{} held in the files that passed",
+            plural(totals.expectations, "expectation")
+        )
+        .into_diagnostic()?;
+        if interrupted {
+            writeln!(
+                io.out,
+                "interrupted (Ctrl-C): the files not listed were not checked"
+            )
+            .into_diagnostic()?;
+        }
+        let CheckTotals {
             passed,
             failed,
             unchecked,
             skipped,
-            expectations: expectations as u64,
-            interrupted,
-        };
-        serde_json::to_writer_pretty(&mut *io.out, &report).into_diagnostic()?;
+            ..
+        } = totals;
+        write!(io.out, "{passed} passed, {failed} failed").into_diagnostic()?;
+        if unchecked > 0 {
+            write!(io.out, ", {unchecked} with nothing to check").into_diagnostic()?;
+        }
+        if skipped > 0 {
+            write!(io.out, ", {skipped} skipped").into_diagnostic()?;
+        }
         writeln!(io.out).into_diagnostic()?;
-        return Ok(exit);
+        Ok(self.exit)
     }
-    writeln!(
-        io.out,
-        "\n{} held in the files that passed",
-        plural(expectations as u64, "expectation")
-    )
-    .into_diagnostic()?;
-    if interrupted {
-        writeln!(
-            io.out,
-            "interrupted (Ctrl-C): the files not listed were not checked"
-        )
-        .into_diagnostic()?;
-    }
-    write!(io.out, "{passed} passed, {failed} failed").into_diagnostic()?;
-    if unchecked > 0 {
-        write!(io.out, ", {unchecked} with nothing to check").into_diagnostic()?;
-    }
-    if skipped > 0 {
-        write!(io.out, ", {skipped} skipped").into_diagnostic()?;
-    }
-    writeln!(io.out).into_diagnostic()?;
-    Ok(exit)
 }
 
 fn check_file(

@@ -1,10 +1,11 @@
 //! `relaxlab merge`: the `--format jsonl` outputs of the parts of a
-//! `--partition K/N` run joined into the output the whole run prints
-//! (book: cli.md, Corpus-scale runs).
+//! `run --partition K/N` or a `check --partition K/N` joined into the
+//! output the whole run prints (book: cli.md, Corpus-scale runs).
 //!
 //! Each part starts with a header line naming the command, its part and
 //! the number of parts, and the number of files all the parts hold; every
-//! other line is one run, with the index of its file among all the files.
+//! other line is one run (`run`) or one file (`check`), with the index of
+//! its file among all the files.
 //! The parts must be those of one run, each once and none missing; the
 //! merged output is a header for part 1 of 1, then the lines ordered by
 //! file index (a file's runs keep their order): byte for byte what the
@@ -26,7 +27,7 @@ pub enum MergeError {
     #[error("{path} is not the output of a `--format jsonl` run: {why}")]
     #[diagnostic(
         code(relaxlab::merge::not_a_part),
-        help("merge joins what `relaxlab run --partition K/N --format jsonl` prints, unchanged")
+        help("merge joins what `relaxlab run` or `relaxlab check` prints with `--partition K/N --format jsonl`, unchanged")
     )]
     NotAPart { path: String, why: String },
     #[error("{path} is part {part} of {parts} of a `{command}` run over {files} files; {first} is of a `{command0}` run in {parts0} parts over {files0} files")]

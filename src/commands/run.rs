@@ -14,6 +14,7 @@ use relaxlab_semantics::operational::Strategy;
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
 
 use super::common;
+use crate::batch::Flow;
 use crate::cli::{Format, RunArgs, StrategyArg};
 use crate::config::Config;
 use crate::engine::{self, Ran, Sampling, Settings};
@@ -21,7 +22,7 @@ use crate::exit::{Exit, Outcome};
 use crate::model::Model;
 use crate::render::{dot, herd, json, table, trace};
 use crate::values::{Partition, Replay};
-use crate::{flags, interrupt, load, Io};
+use crate::{files, flags, interrupt, load, Io};
 
 /// The step bound of one sampled run when `--max-steps` is not given.
 pub const DEFAULT_MAX_STEPS: u64 = 10_000;
@@ -66,18 +67,16 @@ fn models(
 pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     let config = common::config()?;
     let mut settings = common::settings(&args.engine, &config);
-    settings.progress = common::stderr_is_terminal();
+    let terminal = common::stderr_is_terminal();
     settings.search = common::search(args.search);
     let format = args.format.or(config.format).unwrap_or(Format::Table);
     let cats = crate::cat::load_for(&args.cat, io)?;
     let models = models(args, &config, &cats)?;
     flags::check_run(args, format, &models, cats.len(), io)?;
-    // Started when an operational model first needs it: the axiomatic
-    // engine is sequential.
-    let mut pool: Option<rayon::ThreadPool> = None;
     let mut sink = args.dot.as_deref().map(dot::Sink::open).transpose()?;
 
     if let Some(spec) = args.replay {
+        settings.progress = terminal;
         return replay(args, spec, &models, &settings, io);
     }
     if let Some(runs) = args.sample {
@@ -89,15 +88,21 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         });
     }
 
-    let mut exit = Exit::Ok;
-    let mut json_runs = Vec::new();
-    let mut graphs: Vec<json::Graph> = Vec::new();
-    let mut first = true;
-    let mut interrupted = false;
     let part = args.partition.unwrap_or(Partition::WHOLE);
-    let corpus = common::corpus(&args.files, part, io, &mut exit)?;
+    let all = files::expand(&args.files)?;
+    let chosen: Vec<(usize, &std::path::Path)> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| part.holds(*i))
+        .map(|(i, p)| (i, p.as_path()))
+        .collect();
+    for (_, path) in &chosen {
+        files::check_readable(path)?;
+    }
+    // One file shows its explorations' progress; a batch counts files.
+    settings.progress = terminal && chosen.len() == 1;
     if format == Format::Jsonl {
-        let header = json::PartHeader::new("run", part, corpus.files);
+        let header = json::PartHeader::new("run", part, all.len());
         writeln!(
             io.out,
             "{}",
@@ -105,150 +110,338 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         )
         .into_diagnostic()?;
     }
-    'files: for (index, file, program) in corpus.programs {
-        let jobs = models
-            .iter()
-            .map(|&k| Model::from(k))
-            .chain(cats.iter().map(Model::Cat));
-        for model in jobs {
-            if interrupt::requested() {
-                interrupted = true;
-                break 'files;
-            }
-            let key = model.key();
-            if let Err(report) = model.check(&program, &file) {
-                io.report(&report);
-                exit = exit.max(Exit::InputError);
-                continue;
-            }
-            let started = Instant::now();
-            // The axiomatic engine is sequential: run its models here
-            // rather than hand them to a worker thread (a context switch
-            // per test); the pool is started when an operational model
-            // first needs it.
-            let result = match model {
-                Model::Op(_) => {
-                    let workers = match pool.take() {
-                        Some(p) => p,
-                        None => common::pool(&args.engine, &config)?,
-                    };
-                    let result =
-                        workers.install(|| engine::run_detailed(&program, model, &settings));
-                    pool = Some(workers);
-                    result
-                }
-                _ => engine::run_detailed(&program, model, &settings),
-            };
-            let program_ran = engine::program_for(&program, model, &settings);
-            let ran = match result.map_err(|e| load::attach(e, &file)) {
-                Ok(r) => r,
-                Err(report) => {
-                    io.report(&report);
-                    exit = exit.max(Exit::InputError);
-                    continue;
-                }
-            };
-            let elapsed = started.elapsed();
-            let run_graphs: Vec<json::Graph> = match &args.dot {
-                None => Vec::new(),
-                Some(_) => dot::per_outcome(model, &program, &program_ran, &ran.table, &settings)
-                    .into_values()
-                    .collect(),
-            };
-            exit = exit.max(run_exit(&program, key, &ran.table));
-            let mode = model.mode(&settings);
-            match format {
-                Format::Table | Format::Herd => {
-                    // herd's blocks end with their own blank line.
-                    if !first && format == Format::Table {
-                        writeln!(io.out).into_diagnostic()?;
-                    }
-                    first = false;
-                    let text = match format {
-                        Format::Herd => herd::render_with(
-                            &program_ran,
-                            &ran.table,
-                            mode,
-                            args.herd_time,
-                            (models.len() + cats.len() > 1).then_some(ran.table.model.as_str()),
-                            ran.mcr.as_ref(),
-                        ),
-                        _ => render_ran(&program_ran, key, &ran, mode, args.witness),
-                    };
-                    write!(io.out, "{text}").into_diagnostic()?;
-                    io.out.flush().into_diagnostic()?;
-                    if settings.progress && format == Format::Table {
-                        let _ = writeln!(io.err, "  ({} in {:.2?})", ran.table.model, elapsed);
-                    }
-                    if args.dot.is_some() {
-                        graphs.extend(with_bounds(&program_ran, &ran.table, run_graphs));
-                    }
-                }
-                Format::Json | Format::Jsonl => {
-                    // With `--dot -` the graphs go inside the run's object
-                    // (whose `bounds` say whether the run is partial).
-                    let inside = match sink {
-                        Some(dot::Sink::Stdout) => Some(run_graphs),
-                        Some(dot::Sink::File(..)) => {
-                            graphs.extend(with_bounds(&program_ran, &ran.table, run_graphs));
-                            None
-                        }
-                        None => None,
-                    };
-                    let extras = json::RunExtras {
-                        first_runs: ran.first_runs.as_ref(),
-                        non_sc_known: non_sc_known(key, &ran, &settings),
-                        graphs: inside,
-                        mcr: ran.mcr.as_ref(),
-                    };
-                    let run = json::run_with(
-                        &file.path,
-                        &program_ran,
-                        key,
-                        &ran.table,
-                        mode,
-                        args.witness,
-                        extras,
-                    );
-                    if format == Format::Jsonl {
-                        let line = json::Line {
-                            file_index: index,
-                            run,
-                        };
-                        let text = serde_json::to_string(&line).into_diagnostic()?;
-                        writeln!(io.out, "{text}").into_diagnostic()?;
-                        io.out.flush().into_diagnostic()?;
-                    } else {
-                        json_runs.push(run);
-                    }
-                }
-            }
-            if ran.table.bounds.contains(&BoundHit::Interrupted) {
-                interrupted = true;
-                break 'files;
-            }
-        }
-    }
-    let dots: Vec<String> = graphs.into_iter().map(|g| g.dot).collect();
+    let batch = Batch {
+        args,
+        models: &models,
+        cats: &cats,
+        settings: &settings,
+        format,
+        dot: match sink {
+            None => DotTo::Nowhere,
+            Some(dot::Sink::Stdout) => DotTo::Stdout,
+            Some(dot::Sink::File(..)) => DotTo::File,
+        },
+        terminal,
+    };
+    let mut printer = Printer {
+        exit: Exit::Ok,
+        tables: 0,
+        json_runs: 0,
+        graphs: Vec::new(),
+        written: 0,
+        drawn: 0,
+        interrupted: false,
+    };
+    let pool = common::pool(&args.engine, &config)?;
+    // The batch looks at Ctrl-C between runs: it must not end relaxlab.
+    let watching = interrupt::interruptible();
+    crate::batch::in_order(
+        &pool,
+        chosen.len(),
+        terminal,
+        |i, part| batch.file(chosen[i].0, chosen[i].1, part),
+        |_, ran, _| printer.print(ran, io, sink.as_mut()),
+    )?;
+    drop(watching);
+    let mut exit = printer.exit;
     match &mut sink {
         Some(dot::Sink::Stdout) if !matches!(format, Format::Json | Format::Jsonl) => {
-            writeln!(io.out, "\n{}", dots.join("\n")).into_diagnostic()?;
+            writeln!(io.out, "\n{}", printer.graphs.join("\n")).into_diagnostic()?;
         }
-        Some(sink) => sink.write_file(&dots, &mut *io.err)?,
+        Some(sink) => sink.finish(printer.drawn, &mut *io.err)?,
         None => {}
     }
     if format == Format::Json {
-        serde_json::to_writer_pretty(&mut *io.out, &json_runs).into_diagnostic()?;
-        writeln!(io.out).into_diagnostic()?;
+        let end = if printer.json_runs == 0 { "[]" } else { "\n]" };
+        writeln!(io.out, "{end}").into_diagnostic()?;
     }
-    if interrupted {
+    if printer.interrupted || interrupt::requested() {
         exit = Exit::Interrupted;
         let _ = writeln!(
             io.err,
-            "relaxlab: interrupted (Ctrl-C); the output stops at the interrupted run"
+            "relaxlab: interrupted (Ctrl-C); the runs it cut short say so, and the files after \
+             the last one printed were not run"
         );
     }
     Ok(exit)
+}
+
+/// Where `--dot` sends graphs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DotTo {
+    Nowhere,
+    Stdout,
+    File,
+}
+
+/// What every file of a `run` is run with.
+struct Batch<'a> {
+    args: &'a RunArgs,
+    models: &'a [ModelKey],
+    cats: &'a [crate::cat::CatFile],
+    settings: &'a Settings,
+    format: Format,
+    dot: DotTo,
+    terminal: bool,
+}
+
+/// One piece of a file's output, in the order it is printed.
+enum Piece {
+    /// A table of `--format table`: a blank line separates two.
+    Table(String),
+    /// Text for standard output as it is (herd's blocks, JSON lines).
+    Text(String),
+    /// A run of `--format json`: an element of the array.
+    JsonRun(String),
+    /// A diagnostic for standard error.
+    Report(miette::Report),
+    /// A line for standard error.
+    Note(String),
+}
+
+/// The output of the runs of one file, printed when every earlier
+/// file's is.
+struct FileRuns {
+    pieces: Vec<Piece>,
+    /// `--dot` graphs for standard output or the file, in order.
+    graphs: Vec<json::Graph>,
+    exit: Exit,
+    /// A run was cut short by Ctrl-C, or Ctrl-C came between two runs.
+    interrupted: bool,
+    /// Ctrl-C came before the file was started.
+    not_started: bool,
+}
+
+impl Default for FileRuns {
+    fn default() -> Self {
+        FileRuns {
+            pieces: Vec::new(),
+            graphs: Vec::new(),
+            exit: Exit::Ok,
+            interrupted: false,
+            not_started: false,
+        }
+    }
+}
+
+impl Batch<'_> {
+    /// Reads, loads and runs the file at `index` under every model, as
+    /// long as no Ctrl-C comes; each run's output is handed to `part` as
+    /// soon as it is made (a file of several models streams its tables),
+    /// and the last output is returned.
+    fn file(&self, index: usize, path: &std::path::Path, part: &dyn Fn(FileRuns)) -> FileRuns {
+        let mut out = FileRuns::default();
+        if interrupt::requested() {
+            out.not_started = true;
+            return out;
+        }
+        let loaded = files::read(path)
+            .map_err(miette::Report::from)
+            .and_then(|file| load::program(&file).map(|p| (file, p)));
+        let (file, program) = match loaded {
+            Ok(loaded) => loaded,
+            Err(report) => {
+                out.pieces.push(Piece::Report(report));
+                out.exit = Exit::InputError;
+                return out;
+            }
+        };
+        for warning in load::warnings(&file) {
+            out.pieces.push(Piece::Report(warning));
+        }
+        let jobs = self
+            .models
+            .iter()
+            .map(|&k| Model::from(k))
+            .chain(self.cats.iter().map(Model::Cat));
+        for model in jobs {
+            if interrupt::requested() {
+                out.interrupted = true;
+                break;
+            }
+            if let Err(e) = self.one(index, &file, &program, model, &mut out) {
+                out.pieces.push(Piece::Report(e));
+                out.exit = out.exit.max(Exit::InputError);
+            }
+            if out.interrupted {
+                break;
+            }
+            part(std::mem::take(&mut out));
+        }
+        out
+    }
+
+    /// Runs `program` under `model`, adding its output to `out`.
+    fn one(
+        &self,
+        index: usize,
+        file: &files::SourceFile,
+        program: &Program,
+        model: Model<'_>,
+        out: &mut FileRuns,
+    ) -> Result<(), miette::Report> {
+        let settings = self.settings;
+        let key = model.key();
+        model.check(program, file)?;
+        let started = Instant::now();
+        let ran =
+            engine::run_detailed(program, model, settings).map_err(|e| load::attach(e, file))?;
+        let program_ran = engine::program_for(program, model, settings);
+        let elapsed = started.elapsed();
+        let run_graphs: Vec<json::Graph> = match self.dot {
+            DotTo::Nowhere => Vec::new(),
+            _ => dot::per_outcome(model, program, &program_ran, &ran.table, settings)
+                .into_values()
+                .collect(),
+        };
+        out.exit = out.exit.max(run_exit(program, key, &ran.table));
+        let mode = model.mode(settings);
+        match self.format {
+            Format::Table => {
+                let text = render_ran(&program_ran, key, &ran, mode, self.args.witness);
+                out.pieces.push(Piece::Table(text));
+                if self.terminal {
+                    out.pieces.push(Piece::Note(format!(
+                        "  ({} in {:.2?})",
+                        ran.table.model, elapsed
+                    )));
+                }
+                if self.dot != DotTo::Nowhere {
+                    out.graphs
+                        .extend(with_bounds(&program_ran, &ran.table, run_graphs));
+                }
+            }
+            Format::Herd => {
+                let several = self.models.len() + self.cats.len() > 1;
+                out.pieces.push(Piece::Text(herd::render_with(
+                    &program_ran,
+                    &ran.table,
+                    mode,
+                    self.args.herd_time,
+                    several.then_some(ran.table.model.as_str()),
+                    ran.mcr.as_ref(),
+                )));
+                if self.dot != DotTo::Nowhere {
+                    out.graphs
+                        .extend(with_bounds(&program_ran, &ran.table, run_graphs));
+                }
+            }
+            Format::Json | Format::Jsonl => {
+                // With `--dot -` the graphs go inside the run's object
+                // (whose `bounds` say whether the run is partial).
+                let inside = match self.dot {
+                    DotTo::Stdout => Some(run_graphs),
+                    DotTo::File => {
+                        out.graphs
+                            .extend(with_bounds(&program_ran, &ran.table, run_graphs));
+                        None
+                    }
+                    DotTo::Nowhere => None,
+                };
+                let extras = json::RunExtras {
+                    first_runs: ran.first_runs.as_ref(),
+                    non_sc_known: non_sc_known(key, &ran, settings),
+                    graphs: inside,
+                    mcr: ran.mcr.as_ref(),
+                };
+                let run = json::run_with(
+                    &file.path,
+                    &program_ran,
+                    key,
+                    &ran.table,
+                    mode,
+                    self.args.witness,
+                    extras,
+                );
+                let piece = if self.format == Format::Jsonl {
+                    let line = json::Line {
+                        file_index: index,
+                        run,
+                    };
+                    let mut text = serde_json::to_string(&line).into_diagnostic()?;
+                    text.push('\n');
+                    Piece::Text(text)
+                } else {
+                    Piece::JsonRun(crate::batch::pretty_element(&run, 1).into_diagnostic()?)
+                };
+                out.pieces.push(piece);
+            }
+        }
+        if ran.table.bounds.contains(&BoundHit::Interrupted) {
+            out.interrupted = true;
+        }
+        Ok(())
+    }
+}
+
+/// Prints the files' outputs in order, and keeps what the end of the
+/// output needs.
+struct Printer {
+    exit: Exit,
+    /// Tables printed so far (`--format table`).
+    tables: usize,
+    /// Runs printed so far (`--format json`).
+    json_runs: usize,
+    /// `--dot -` graphs, printed after the tables.
+    graphs: Vec<String>,
+    /// Graphs written to the `--dot` file so far, and those drawings.
+    written: usize,
+    drawn: usize,
+    interrupted: bool,
+}
+
+impl Printer {
+    fn print(
+        &mut self,
+        ran: FileRuns,
+        io: &mut Io<'_>,
+        sink: Option<&mut dot::Sink>,
+    ) -> Result<Flow, miette::Report> {
+        if ran.not_started {
+            self.interrupted = true;
+            return Ok(Flow::Stop);
+        }
+        self.exit = self.exit.max(ran.exit);
+        self.interrupted |= ran.interrupted;
+        for piece in ran.pieces {
+            match piece {
+                Piece::Table(text) => {
+                    if self.tables > 0 {
+                        writeln!(io.out).into_diagnostic()?;
+                    }
+                    self.tables += 1;
+                    write!(io.out, "{text}").into_diagnostic()?;
+                    io.out.flush().into_diagnostic()?;
+                }
+                Piece::Text(text) => {
+                    write!(io.out, "{text}").into_diagnostic()?;
+                    io.out.flush().into_diagnostic()?;
+                }
+                Piece::JsonRun(text) => {
+                    let before = if self.json_runs == 0 { "[\n" } else { ",\n" };
+                    self.json_runs += 1;
+                    write!(io.out, "{before}{text}").into_diagnostic()?;
+                    io.out.flush().into_diagnostic()?;
+                }
+                Piece::Report(report) => io.report(&report),
+                Piece::Note(line) => {
+                    let _ = writeln!(io.err, "{line}");
+                }
+            }
+        }
+        match sink {
+            Some(dot::Sink::Stdout) => self.graphs.extend(ran.graphs.into_iter().map(|g| g.dot)),
+            Some(sink) => {
+                for graph in &ran.graphs {
+                    sink.append(&graph.dot, self.written == 0)?;
+                    self.written += 1;
+                    self.drawn += usize::from(graph.dot.contains("digraph "));
+                }
+            }
+            None => {}
+        }
+        Ok(Flow::Go)
+    }
 }
 
 /// Does the test's `expect` block say that executions fail under `key`?

@@ -88,27 +88,48 @@ impl Sink {
     /// stream of several `<svg>` documents, which no viewer reads: `err`
     /// is told the command that writes one SVG file per graph.
     pub fn write_file(&mut self, graphs: &[String], err: &mut dyn Write) -> Result<(), DotError> {
-        match self {
-            Sink::Stdout => Ok(()),
-            Sink::File(path, file) => {
-                file.write_all(graphs.join("\n").as_bytes())
-                    .and_then(|()| file.flush())
-                    .map_err(|source| DotError {
-                        path: path.clone(),
-                        source,
-                    })?;
-                let drawn = graphs.iter().filter(|g| g.contains("digraph ")).count();
-                if drawn > 1 {
-                    let name = path.display();
-                    let _ = writeln!(
-                        err,
-                        "relaxlab: wrote {drawn} graphs to {name}; `dot -Tsvg -O {name}` draws each in \
-                         its own file ({name}.svg, {name}.2.svg, ...)"
-                    );
-                }
-                Ok(())
-            }
+        for (i, graph) in graphs.iter().enumerate() {
+            self.append(graph, i == 0)?;
         }
+        let drawn = graphs.iter().filter(|g| g.contains("digraph ")).count();
+        self.finish(drawn, err)
+    }
+
+    /// Writes one graph to the file (a no-op for standard output), after
+    /// a line break unless it is the `first`: [`Sink::write_file`] one
+    /// graph at a time, for output that streams.
+    pub fn append(&mut self, graph: &str, first: bool) -> Result<(), DotError> {
+        let Sink::File(path, file) = self else {
+            return Ok(());
+        };
+        let sep: &[u8] = if first { b"" } else { b"\n" };
+        file.write_all(sep)
+            .and_then(|()| file.write_all(graph.as_bytes()))
+            .map_err(|source| DotError {
+                path: path.clone(),
+                source,
+            })
+    }
+
+    /// After the last graph: flushes the file, and when it holds more
+    /// than one drawing (`drawn`), tells `err` how to draw each.
+    pub fn finish(&mut self, drawn: usize, err: &mut dyn Write) -> Result<(), DotError> {
+        let Sink::File(path, file) = self else {
+            return Ok(());
+        };
+        file.flush().map_err(|source| DotError {
+            path: path.clone(),
+            source,
+        })?;
+        if drawn > 1 {
+            let name = path.display();
+            let _ = writeln!(
+                err,
+                "relaxlab: wrote {drawn} graphs to {name}; `dot -Tsvg -O {name}` draws each in \
+                 its own file ({name}.svg, {name}.2.svg, ...)"
+            );
+        }
+        Ok(())
     }
 }
 

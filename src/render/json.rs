@@ -380,6 +380,13 @@ pub fn run_with(
 #[derive(Debug, Serialize)]
 pub struct CheckReport {
     pub files: Vec<CheckedFile>,
+    #[serde(flatten)]
+    pub totals: CheckTotals,
+}
+
+/// The counts that end `check --format json`, after its files.
+#[derive(Debug, Serialize, Default)]
+pub struct CheckTotals {
     /// Files whose expectations all held, and the others.
     pub passed: u64,
     pub failed: u64,
@@ -393,6 +400,15 @@ pub struct CheckReport {
     pub expectations: u64,
     /// Ctrl-C stopped the check: files not reached are missing.
     pub interrupted: bool,
+}
+
+/// One line of `check --format jsonl`: a file's entry of `check --format
+/// json` and its index among all the files the arguments expand to.
+#[derive(Debug, Serialize)]
+pub struct CheckLine<'a> {
+    pub file_index: usize,
+    #[serde(flatten)]
+    pub file: &'a CheckedFile,
 }
 
 /// One file of `check --format json`.

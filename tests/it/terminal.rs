@@ -262,12 +262,17 @@ impl Screen {
 /// the final screen that shows one, and every drawing of one that was
 /// too wide for the terminal (it wraps, and its first line stays behind).
 fn progress_left_on(screen: &str, width: usize) -> Vec<String> {
+    lines_left_on(screen, width, "exploring under")
+}
+
+/// [`progress_left_on`] for the lines that contain `marker`.
+fn lines_left_on(screen: &str, width: usize, marker: &str) -> Vec<String> {
     let mut left: Vec<String> = Screen::of(screen, width)
         .text()
         .into_iter()
-        .filter(|l| l.contains("exploring under"))
+        .filter(|l| l.contains(marker))
         .collect();
-    for drawing in screen.split('\r').filter(|d| d.contains("exploring under")) {
+    for drawing in screen.split('\r').filter(|d| d.contains(marker)) {
         // The `^C` the terminal echoes after the line is not part of it:
         // the line leaves two columns for it, so a terminal does not wrap.
         let shown = drawing.split('\x1b').next().unwrap_or_default();
@@ -707,6 +712,107 @@ fn compare_shows_the_progress_of_its_axiomatic_columns() {
     );
     assert_eq!(
         progress_left_on(&screen, 120),
+        Vec::<String>::new(),
+        "{screen:?}"
+    );
+}
+
+/// A batch of three files: a quick one, one that explores for seconds
+/// (IRIW3x3 under tso without reduction, about 6 s on one worker), and a
+/// quick one.
+const BATCH: [&str; 3] = [
+    "litmus/classic/SB.litmus",
+    "litmus/bench/bench-IRIW3x3.litmus",
+    "litmus/classic/MP.litmus",
+];
+
+/// The files line of a batch: what it says, and that it is erased.
+const FILES_LINE: &str = "/3 files (";
+
+#[test]
+fn a_run_of_several_files_shows_a_line_counting_them_and_erases_it() {
+    // The long file stops at its timeout, after the line has shown.
+    let mut args = vec!["run"];
+    args.extend(BATCH);
+    args.extend([
+        "--model",
+        "tso",
+        "--reduction",
+        "none",
+        "-j",
+        "1",
+        "--timeout",
+        "2.5",
+    ]);
+    for cols in [120u16, 40] {
+        let mut session = Session::start_in(cols, &args);
+        let (code, screen) = session.finish();
+        assert_eq!(code, 3, "{screen}");
+        assert!(screen.contains("1/3 files ("), "no files line:\n{screen}");
+        assert!(
+            !screen.contains("exploring under"),
+            "a batch shows no exploration's line:\n{screen}"
+        );
+        let text = &screen;
+        for name in ["SB under tso", "IRIW3x3 under tso", "MP under tso"] {
+            assert!(text.contains(name), "{name}:\n{text}");
+        }
+        assert!(text.find("SB under").unwrap() < text.find("IRIW3x3 under").unwrap());
+        assert!(text.find("IRIW3x3 under").unwrap() < text.find("MP under").unwrap());
+        assert!(text.contains("(--timeout)"), "{text}");
+        assert_eq!(
+            lines_left_on(&screen, cols.into(), FILES_LINE),
+            Vec::<String>::new(),
+            "{cols} columns: {screen:?}"
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_stops_a_run_of_several_files_after_the_files_it_started() {
+    let mut args = vec!["run"];
+    args.extend(BATCH);
+    args.extend(["--model", "tso", "--reduction", "none", "-j", "1"]);
+    let mut session = Session::start_in(60, &args);
+    session.wait_for("1/3 files (");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
+    assert_eq!(code, 130, "{screen}");
+    let text = &screen;
+    assert!(text.contains("SB under tso"), "{text}");
+    assert!(
+        text.contains("IRIW3x3 under tso") && text.contains("PARTIAL: interrupted (Ctrl-C)"),
+        "no partial table:\n{text}"
+    );
+    // One worker: MP had not started.
+    assert!(!text.contains("MP under"), "{text}");
+    assert!(text.contains("relaxlab: interrupted (Ctrl-C)"), "{text}");
+    assert_eq!(
+        lines_left_on(&screen, 60, FILES_LINE),
+        Vec::<String>::new(),
+        "{screen:?}"
+    );
+}
+
+#[test]
+fn check_of_several_files_counts_them_and_stops_at_ctrl_c() {
+    let mut args = vec!["check"];
+    args.extend(BATCH);
+    args.extend(["--only", "sc,tso", "--reduction", "none", "-j", "1"]);
+    let mut session = Session::start_in(60, &args);
+    session.wait_for("1/3 files (");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
+    assert_eq!(code, 130, "{screen}");
+    let text = &screen;
+    assert!(text.contains("ok    litmus/classic/SB.litmus"), "{text}");
+    // IRIW3x3's result is cut short: its expectations are not confirmed.
+    assert!(
+        text.contains("FAIL  litmus/bench/bench-IRIW3x3.litmus"),
+        "{text}"
+    );
+    assert!(text.contains("interrupted (Ctrl-C)"), "{text}");
+    assert!(!text.contains("MP.litmus"), "{text}");
+    assert_eq!(
+        lines_left_on(&screen, 60, FILES_LINE),
         Vec::<String>::new(),
         "{screen:?}"
     );

@@ -1,0 +1,224 @@
+//! Corpus batches: the files of a `run` or a `check` are worked on in
+//! parallel, and their results printed in the order of the files
+//! (book: cli.md, Corpus-scale runs).
+//!
+//! The files are handed to the worker pool in order, one task each, never
+//! more than a window ahead of the first file not yet printed. A file's
+//! result is printed as soon as every earlier file's is, so the output
+//! streams, and only the results of the files inside the window are held
+//! in memory, whatever the size of the batch. While a slow file holds the
+//! window, workers that have nothing left to start help it: an operational
+//! explorer splits its work over the same pool.
+//!
+//! The output does not depend on `--jobs`: the order is the files', and a
+//! file's result does not depend on the worker that made it. On a
+//! terminal, a batch of several files shows a progress line counting the
+//! files printed ([`crate::progress`]), erased before each file's output
+//! and at the end.
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+
+use crate::progress::{self, ProgressAfterASecond};
+
+/// Files started beyond the first one not yet printed, per worker.
+const AHEAD_PER_WORKER: usize = 8;
+
+/// What the printer says after a file: go on, or print no further file
+/// (after Ctrl-C, at the first file that was not started).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Go,
+    Stop,
+}
+
+/// Runs `work` on the files `0..count` on `pool`, and `print` on each
+/// file's results in file order. `work(i, part)` may hand its results
+/// over in parts, by `part`, as it makes them, and returns its last one;
+/// `print(i, result, last)` prints them. The parts of the first file not
+/// yet printed are printed as they come, those of later files once every
+/// earlier file is printed. `print` runs on the calling thread, with the
+/// progress line erased (when `progress` and more than one file; the line
+/// counts the files printed). An error of `print` stops the batch: no
+/// further file starts, and the error is returned once the files started
+/// have ended.
+pub fn in_order<T, E, W, P>(
+    pool: &rayon::ThreadPool,
+    count: usize,
+    progress: bool,
+    work: W,
+    mut print: P,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, &dyn Fn(T)) -> T + Sync,
+    P: FnMut(usize, T, bool) -> Result<Flow, E>,
+{
+    let window = pool.current_num_threads().max(1) * AHEAD_PER_WORKER;
+    let bar = (progress && count > 1).then(|| ProgressAfterASecond::files(count as u64));
+    let work = &work;
+    let (tx, rx) = mpsc::channel::<(usize, Made<T>)>();
+    pool.in_place_scope_fifo(|scope| {
+        let mut next = 0;
+        let mut printed = 0;
+        // The parts of later files, and whether each has ended.
+        let mut held: BTreeMap<usize, (Vec<T>, bool)> = BTreeMap::new();
+        let mut stopped = false;
+        let mut result = Ok(());
+        let mut print_one = |file: usize, t: T, last: bool, stopped: &mut bool| {
+            if *stopped {
+                return;
+            }
+            match progress::while_cleared(|| print(file, t, last)) {
+                Ok(Flow::Go) => {}
+                Ok(Flow::Stop) => *stopped = true,
+                Err(e) => {
+                    result = Err(e);
+                    *stopped = true;
+                }
+            }
+        };
+        while printed < count && !stopped {
+            while next < count && next < printed + window {
+                let tx = tx.clone();
+                let file = next;
+                scope.spawn_fifo(move |_| {
+                    let part = |t: T| {
+                        let _ = tx.send((file, Made::Part(t)));
+                    };
+                    let made = match catch_unwind(AssertUnwindSafe(|| work(file, &part))) {
+                        Ok(t) => Made::Last(t),
+                        Err(panic) => Made::Panic(panic),
+                    };
+                    let _ = tx.send((file, made));
+                });
+                next += 1;
+            }
+            // The sender kept here never closes the channel: each task
+            // started ends with its last result.
+            let Ok((file, made)) = rx.recv() else { break };
+            let (t, last) = match made {
+                Made::Part(t) => (t, false),
+                Made::Last(t) => (t, true),
+                Made::Panic(panic) => resume_unwind(panic),
+            };
+            if file != printed {
+                let entry = held.entry(file).or_default();
+                entry.0.push(t);
+                entry.1 = last;
+                continue;
+            }
+            print_one(file, t, last, &mut stopped);
+            if !last {
+                continue;
+            }
+            // The file has ended: print the next ones as far as they came.
+            loop {
+                printed += 1;
+                if let Some(bar) = &bar {
+                    bar.update(printed as u64);
+                }
+                let Some((parts, ended)) = held.remove(&printed) else {
+                    break;
+                };
+                let n = parts.len();
+                for (k, t) in parts.into_iter().enumerate() {
+                    print_one(printed, t, ended && k + 1 == n, &mut stopped);
+                }
+                if !ended {
+                    break;
+                }
+            }
+        }
+        // The scope waits for the files started; their results are not
+        // printed.
+        drop(bar);
+        result
+    })
+}
+
+/// What a task sends: a part of its results, its last one, or its panic.
+enum Made<T> {
+    Part(T),
+    Last(T),
+    Panic(Box<dyn std::any::Any + Send>),
+}
+
+/// `value` as [`serde_json::to_string_pretty`] writes it as an element of
+/// an array nested `depth` levels deep (each level indents by two spaces),
+/// its first line indented too: the pieces of a pretty JSON document
+/// written one element at a time.
+pub fn pretty_element<S: serde::Serialize>(
+    value: &S,
+    depth: usize,
+) -> Result<String, serde_json::Error> {
+    let text = serde_json::to_string_pretty(value)?;
+    let indent = "  ".repeat(depth);
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&indent);
+        out.push_str(line);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elements_written_one_by_one_make_the_pretty_array() {
+        let values = vec![
+            serde_json::json!({"a": [1, 2], "b": {"c": "x\ny"}, "d": []}),
+            serde_json::json!({}),
+            serde_json::json!([{"e": null}]),
+        ];
+        let pieces: Vec<String> = values
+            .iter()
+            .map(|v| pretty_element(v, 1).unwrap())
+            .collect();
+        let joined = format!("[\n{}\n]", pieces.join(",\n"));
+        assert_eq!(joined, serde_json::to_string_pretty(&values).unwrap());
+    }
+
+    #[test]
+    fn results_are_printed_in_order_whatever_the_workers() {
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut seen = Vec::new();
+            // Later files finish first: each sleeps less than the last.
+            let r: Result<(), ()> = in_order(
+                &pool,
+                40,
+                false,
+                |i, part| {
+                    part(i * 10);
+                    std::thread::sleep(std::time::Duration::from_micros((40 - i as u64) * 50));
+                    part(i * 10 + 1);
+                    i * 10 + 2
+                },
+                |i, t, last| {
+                    assert_eq!(last, t % 10 == 2);
+                    seen.push((i, t));
+                    Ok(if i == 30 && last {
+                        Flow::Stop
+                    } else {
+                        Flow::Go
+                    })
+                },
+            );
+            assert_eq!(r, Ok(()));
+            let expected: Vec<_> = (0..=30)
+                .flat_map(|i| [(i, i * 10), (i, i * 10 + 1), (i, i * 10 + 2)])
+                .collect();
+            assert_eq!(seen, expected);
+        }
+    }
+}
