@@ -75,6 +75,22 @@ async fn wait_until(client: &Client, condition: &str, what: &str) {
     }
 }
 
+/// Clicks the element `at` finds.
+async fn click(client: &Client, at: Locator<'_>) {
+    client.find(at).await.unwrap().click().await.unwrap();
+}
+
+/// Unticks every model of the run panel.
+async fn untick_models(client: &Client) {
+    for input in client
+        .find_all(Locator::Css("input[name=model]:checked"))
+        .await
+        .unwrap()
+    {
+        input.click().await.unwrap();
+    }
+}
+
 async fn eval(client: &Client, expression: &str) -> Value {
     client
         .execute(&format!("return {expression};"), vec![])
@@ -119,40 +135,20 @@ async fn drive(client: &Client, url: &str) {
     wait_until(client, "document.body.dataset.ready === 'true'", "the page").await;
 
     // Load SB from the library and run it under tso only.
-    client
-        .find(Locator::Css(r#".library a[data-path="classic/SB.litmus"]"#))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(
+        client,
+        Locator::Css(r#".library a[data-path="classic/SB.litmus"]"#),
+    )
+    .await;
     wait_until(
         client,
         "document.querySelector('#source').value.includes('test SB ')",
         "SB in the editor",
     )
     .await;
-    for input in client
-        .find_all(Locator::Css("input[name=model]:checked"))
-        .await
-        .unwrap()
-    {
-        input.click().await.unwrap();
-    }
-    client
-        .find(Locator::Css("input[name=model][value=tso]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .find(Locator::Id("run"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    untick_models(client).await;
+    click(client, Locator::Css("input[name=model][value=tso]")).await;
+    click(client, Locator::Id("run")).await;
     let rows = "document.querySelectorAll('section.run[data-model=tso] tr.row')";
     wait_until(client, &format!("{rows}.length > 0"), "the tso table").await;
     assert_eq!(eval(client, &format!("{rows}.length")).await, json!(4));
@@ -161,13 +157,7 @@ async fn drive(client: &Client, url: &str) {
         json!(1)
     );
     // The weak outcome's row: its witness and its execution graph.
-    client
-        .find(Locator::Css("section.run[data-model=tso] tr.row"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, Locator::Css("section.run[data-model=tso] tr.row")).await;
     wait_until(client, "document.querySelector('.graph svg')", "the graph").await;
     let witness = eval(
         client,
@@ -180,20 +170,8 @@ async fn drive(client: &Client, url: &str) {
     );
 
     // Step a TSO run by hand to the weak outcome.
-    client
-        .find(Locator::Css("#step-model option[value=tso]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .find(Locator::Id("step-start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, Locator::Css("#step-model option[value=tso]")).await;
+    click(client, Locator::Id("step-start")).await;
     wait_until(
         client,
         "document.querySelector('#moves button.move')",
@@ -222,26 +200,14 @@ async fn drive(client: &Client, url: &str) {
     let text = eval(client, &format!("{status}.textContent")).await;
     assert!(text.as_str().unwrap().contains("P0:r0=0 P1:r0=0"), "{text}");
     // Back undoes the last move, forward takes it again.
-    client
-        .find(Locator::Id("step-back"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, Locator::Id("step-back")).await;
     wait_until(
         client,
         &format!("{status}.dataset.kind === 'running'"),
         "back",
     )
     .await;
-    client
-        .find(Locator::Id("step-forward"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(client, Locator::Id("step-forward")).await;
     wait_until(
         client,
         &format!("{status}.dataset.kind === 'final'"),
@@ -564,20 +530,8 @@ fn bad_links_are_named_and_run_nothing() {
         // Nothing selected: Run says so, and runs nothing (it used to run
         // sc in place).
         open(&client, &url, "test=classic/SB.litmus").await;
-        for input in client
-            .find_all(Locator::Css("input[name=model]:checked"))
-            .await
-            .unwrap()
-        {
-            input.click().await.unwrap();
-        }
-        client
-            .find(Locator::Id("run"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        untick_models(&client).await;
+        click(&client, Locator::Id("run")).await;
         wait_until(
             &client,
             "document.querySelector('#run-status').textContent.includes('choose at least one model')",

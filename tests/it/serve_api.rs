@@ -45,6 +45,11 @@ async fn send(
     .await
 }
 
+/// `POST /api/run` with `body`.
+async fn post_run(app: &Arc<App>, body: Value) -> (StatusCode, Value) {
+    send(app, "POST", "/api/run", Some(body)).await
+}
+
 async fn send_raw(app: &Arc<App>, request: Request<Body>) -> (StatusCode, Value) {
     let response = router(app.clone()).oneshot(request).await.unwrap();
     let status = response.status();
@@ -125,11 +130,9 @@ fn run_answers_the_document_of_run_format_json() {
                 vec!["--cat", "cat/rc11.cat", "--cat", "cat/c11.cat"],
             ),
         ] {
-            let (status, answer) = send(
+            let (status, answer) = post_run(
                 &app,
-                "POST",
-                "/api/run",
-                Some(json!({ "source": source(path), "file": path, "models": models, "witness": true })),
+                json!({ "source": source(path), "file": path, "models": models, "witness": true }),
             )
             .await;
             assert_eq!(status, StatusCode::OK, "{answer}");
@@ -156,13 +159,7 @@ fn run_answers_the_document_of_run_format_json() {
 fn run_draws_a_graph_per_row() {
     on_runtime(async {
         let app = app(Limits::default());
-        let (_, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": source("litmus/classic/SB.litmus"), "models": ["tso", "ax.tso"], "dot": true })),
-        )
-        .await;
+        let (_, answer) = post_run(&app, json!({ "source": source("litmus/classic/SB.litmus"), "models": ["tso", "ax.tso"], "dot": true })).await;
         let dot = answer["dot"].as_array().unwrap();
         assert_eq!(dot.len(), 2);
         for per_run in dot {
@@ -183,13 +180,7 @@ fn diagnostics_carry_spans_in_the_source_sent() {
         // `∀` before the error moves byte offsets away from UTF-16 ones.
         let broken =
             "// ∀\ntest T\ninit { x = 0; }\nthread P0 { store(x, 1, rlx) }\nexists (x = 1)\n";
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": broken, "models": ["sc"] })),
-        )
-        .await;
+        let (status, answer) = post_run(&app, json!({ "source": broken, "models": ["sc"] })).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(answer["runs"], json!([]));
         assert_eq!(answer["exit"], json!(2));
@@ -207,13 +198,8 @@ fn diagnostics_carry_spans_in_the_source_sent() {
 
         // A model that refuses the test: said, and the other models run.
         let fenced = source("litmus/classic/SB+fences.ss.litmus");
-        let (_, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": fenced, "models": ["c11r", "tso"] })),
-        )
-        .await;
+        let (_, answer) =
+            post_run(&app, json!({ "source": fenced, "models": ["c11r", "tso"] })).await;
         assert_eq!(answer["runs"].as_array().unwrap().len(), 1);
         assert_eq!(answer["runs"][0]["model"], json!("tso"));
         // Two errors (one per fence), each with its span.
@@ -226,13 +212,7 @@ fn diagnostics_carry_spans_in_the_source_sent() {
         assert_eq!(answer["exit"], json!(2));
 
         // An unknown model, with the CLI's suggestion.
-        let (_, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": fenced, "models": ["tsx"] })),
-        )
-        .await;
+        let (_, answer) = post_run(&app, json!({ "source": fenced, "models": ["tsx"] })).await;
         assert!(answer["diagnostics"][0]["help"]
             .as_str()
             .unwrap()
@@ -240,13 +220,7 @@ fn diagnostics_carry_spans_in_the_source_sent() {
 
         // A herd7 test whose error lies in the herd text: spans in it.
         let herd = "C T\n{ x = 0; }\nP0 (atomic_int* x) { atomic_store_explicit(x, 1, memory_order_relaxed) }\nexists (x=1)\n";
-        let (_, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": herd, "models": ["sc"] })),
-        )
-        .await;
+        let (_, answer) = post_run(&app, json!({ "source": herd, "models": ["sc"] })).await;
         assert_eq!(answer["exit"], json!(2), "{answer}");
     });
 }
@@ -259,23 +233,11 @@ fn bad_requests_are_refused_with_a_reason() {
             ..Limits::default()
         });
         let huge = "x".repeat(10_000);
-        let (status, _) = send(&app, "POST", "/api/run", Some(json!({ "source": huge }))).await;
+        let (status, _) = post_run(&app, json!({ "source": huge })).await;
         assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
-        let (status, _) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": "", "bogus": 1 })),
-        )
-        .await;
+        let (status, _) = post_run(&app, json!({ "source": "", "bogus": 1 })).await;
         assert!(status.is_client_error());
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": "", "strategy": "fast" })),
-        )
-        .await;
+        let (status, answer) = post_run(&app, json!({ "source": "", "strategy": "fast" })).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(answer["error"]
             .as_str()
@@ -284,13 +246,7 @@ fn bad_requests_are_refused_with_a_reason() {
         // Every bad parameter is named: no model (the page used to run sc
         // in its place), an unknown mapping (axum's raw serde message).
         let sb = source("litmus/classic/SB.litmus");
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": sb, "models": [] })),
-        )
-        .await;
+        let (status, answer) = post_run(&app, json!({ "source": sb, "models": [] })).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(
             answer["error"]
@@ -299,11 +255,9 @@ fn bad_requests_are_refused_with_a_reason() {
                 .starts_with("`models` is empty"),
             "{answer}"
         );
-        let (status, answer) = send(
+        let (status, answer) = post_run(
             &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": sb, "models": ["sc"], "mapping": "weird" })),
+            json!({ "source": sb, "models": ["sc"], "mapping": "weird" }),
         )
         .await;
         assert!(status.is_client_error());
@@ -359,11 +313,9 @@ fn run_requests_are_checked_as_run_checks_its_flags() {
                 "{field}: {answer}"
             );
         }
-        let (status, answer) = send(
+        let (status, answer) = post_run(
             &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": sb, "models": ["ax.tso"], "unroll": 64 })),
+            json!({ "source": sb, "models": ["ax.tso"], "unroll": 64 }),
         )
         .await;
         assert_eq!(
@@ -372,13 +324,7 @@ fn run_requests_are_checked_as_run_checks_its_flags() {
             "{answer}"
         );
         for models in [json!(["tso", "tso"]), json!(["cat:tso", "sc", "cat:tso"])] {
-            let (status, answer) = send(
-                &app,
-                "POST",
-                "/api/run",
-                Some(json!({ "source": sb, "models": models })),
-            )
-            .await;
+            let (status, answer) = post_run(&app, json!({ "source": sb, "models": models })).await;
             assert_eq!(status, StatusCode::OK, "{answer}");
             assert_eq!(answer["exit"], json!(2), "{answer}");
             assert_eq!(answer["runs"], json!([]), "{answer}");
@@ -500,24 +446,12 @@ fn pages_and_library_are_served_from_the_binary() {
         // Every listed cat model compiles and runs; an unknown one is a
         // diagnostic, and no file outside the binary is read.
         for name in models["cat"].as_array().unwrap() {
-            let (status, answer) = send(
-                &app,
-                "POST",
-                "/api/run",
-                Some(json!({ "source": source("litmus/classic/SB.litmus"), "models": [name], "dot": true })),
-            )
-            .await;
+            let (status, answer) = post_run(&app, json!({ "source": source("litmus/classic/SB.litmus"), "models": [name], "dot": true })).await;
             assert_eq!(status, StatusCode::OK, "{answer}");
             assert_eq!(answer["exit"], json!(0), "{name}: {answer}");
             assert_eq!(answer["runs"][0]["model"], *name);
         }
-        let (_, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": source("litmus/classic/SB.litmus"), "models": ["cat:../../etc/passwd"] })),
-        )
-        .await;
+        let (_, answer) = post_run(&app, json!({ "source": source("litmus/classic/SB.litmus"), "models": ["cat:../../etc/passwd"] })).await;
         assert_eq!(answer["exit"], json!(2), "{answer}");
         assert!(
             answer["diagnostics"]
@@ -735,11 +669,9 @@ fn a_partial_answer_names_the_servers_bound() {
                 .contains("(the playground's bound per exploration, relaxlab serve --max-states)"),
             "{run}"
         );
-        let (_, answer) = send(
+        let (_, answer) = post_run(
             &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": ENDLESS, "models": ["pslo"], "max_states": 10 })),
+            json!({ "source": ENDLESS, "models": ["pslo"], "max_states": 10 }),
         )
         .await;
         let run = &answer["runs"][0];
@@ -763,13 +695,7 @@ fn requests_are_served_concurrently_within_the_limit() {
             let app = app.clone();
             let mp = mp.clone();
             tokio::spawn(async move {
-                send(
-                    &app,
-                    "POST",
-                    "/api/run",
-                    Some(json!({ "source": mp, "models": ["tso", "pso"] })),
-                )
-                .await
+                post_run(&app, json!({ "source": mp, "models": ["tso", "pso"] })).await
             })
         });
         let mut answers = Vec::new();
@@ -791,13 +717,7 @@ fn a_huge_pasted_test_is_answered() {
         // which the server's large worker stacks absorb.
         let expr = format!("1{}", " + 1".repeat(50_000));
         let huge = format!("test Huge\ninit {{ x = 0; }}\nthread P0 {{ r0 = {expr}; store(x, r0, rlx); }}\nexists (x = 50001)\n");
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": huge, "models": ["sc"] })),
-        )
-        .await;
+        let (status, answer) = post_run(&app, json!({ "source": huge, "models": ["sc"] })).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         assert_eq!(answer["runs"][0]["verdict"], json!("always"), "{answer:#}");
         // And a huge broken one: a diagnostic, not a crash.
@@ -805,13 +725,7 @@ fn a_huge_pasted_test_is_answered() {
             "test Huge\nthread P0 {{ {} }}",
             "store(x, 1, rlx) ".repeat(10_000)
         );
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": broken, "models": ["sc"] })),
-        )
-        .await;
+        let (status, answer) = post_run(&app, json!({ "source": broken, "models": ["sc"] })).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(answer["exit"], json!(2));
     });
@@ -855,11 +769,9 @@ fn an_axiomatic_run_past_its_deadline_stops_and_says_so() {
     });
     on_runtime(async {
         let app = app(Limits::default());
-        let (status, answer) = send(
+        let (status, answer) = post_run(
             &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": source("litmus/classic/SB.litmus"), "models": ["ax.tso"] })),
+            json!({ "source": source("litmus/classic/SB.litmus"), "models": ["ax.tso"] }),
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{answer}");
@@ -875,13 +787,8 @@ fn a_not_exists_condition_is_read_as_what_it_says() {
     on_runtime(async {
         let app = app(Limits::default());
         let sb = source("litmus/classic/SB.litmus").replace("\nexists", "\n~exists");
-        let (status, answer) = send(
-            &app,
-            "POST",
-            "/api/run",
-            Some(json!({ "source": sb, "models": ["sc", "tso"] })),
-        )
-        .await;
+        let (status, answer) =
+            post_run(&app, json!({ "source": sb, "models": ["sc", "tso"] })).await;
         assert_eq!(status, StatusCode::OK, "{answer}");
         let reading = |i: usize| answer["runs"][i]["reading"].clone();
         assert_eq!(reading(0)["quantifier"], json!("~exists"));
