@@ -113,20 +113,25 @@ pub fn check_run(
     });
     // `--search mcr` unrolls the loops of the operational models too.
     let unrolls = ax || (op && args.search == Some(crate::cli::SearchArg::Mcr));
-    warn_engine(&args.engine, op, ax, unrolls, hardware, io);
+    // Several files run at once on the workers (a directory stands for
+    // its files).
+    let several_files = args.files.len() > 1 || args.files.iter().any(|f| f.is_dir());
+    warn_engine(&args.engine, op, ax, unrolls, hardware, several_files, io);
     Ok(())
 }
 
 /// Warnings for the engine flags given on the command line when the
 /// models that run are operational (`op`), axiomatic (`ax`), some unroll
 /// loops (`unrolls`: the axiomatic ones and `--search mcr`), hardware
-/// models (`hardware`, the ones `--mapping` concerns) or not.
+/// models (`hardware`, the ones `--mapping` concerns) or not, on one file
+/// or on `several_files` (which `--jobs` spreads over its workers).
 pub fn warn_engine(
     args: &EngineArgs,
     op: bool,
     ax: bool,
     unrolls: bool,
     hardware: bool,
+    several_files: bool,
     io: &mut Io<'_>,
 ) {
     if !unrolls && args.unroll.is_some() {
@@ -158,11 +163,12 @@ pub fn warn_engine(
                 "it bounds the operational models, and none runs",
             );
         }
-        if args.jobs.is_some() {
+        if args.jobs.is_some() && !several_files {
             warn(
                 io,
                 "--jobs",
-                "the axiomatic engine runs on one thread, and no operational model runs",
+                "the axiomatic engine runs on one thread, no operational model runs, and \
+                 there is one file",
             );
         }
     }

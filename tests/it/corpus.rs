@@ -299,3 +299,26 @@ fn a_check_jsonl_line_is_the_json_reports_file_with_its_index() {
         lines.lines().count() - 1
     );
 }
+
+/// `--jobs` spreads the files of a batch over its workers, even when
+/// only the axiomatic engine runs (which judges one test on one thread):
+/// it is said to have no effect on one file only.
+#[test]
+fn jobs_has_an_effect_on_several_files_of_axiomatic_models() {
+    let (code, _, err) = relaxlab(&["run", DIR, "--axiomatic", "tso", "--jobs", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("--jobs"), "{err}");
+    let (code, _, err) = relaxlab(&[
+        "run",
+        "litmus/classic/SB.litmus",
+        "--axiomatic",
+        "tso",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        support::flat(&err).contains("`--jobs` has no effect here"),
+        "{err}"
+    );
+}
