@@ -385,11 +385,12 @@ pub fn read(path: &Path) -> Result<SourceFile, InputError> {
     }
 }
 
-/// Fails as [`read`] would when `path` cannot be read at all (it does
-/// not exist, is not a file, is too large or does not open), without
-/// reading it: a command that reads many files one by one as it prints
-/// checks them all first, so that a missing file stops it before it
-/// prints anything.
+/// Fails as [`read`] would when `path` is not a file that can be read
+/// (it does not exist, is not a file or is too large), from its metadata
+/// alone: a command that reads many files one by one as it prints checks
+/// them all first, so that a missing file stops it before it prints
+/// anything (a file that exists but does not open is reported when it is
+/// read).
 pub fn check_readable(path: &Path) -> Result<(), InputError> {
     if path.as_os_str() == STDIN {
         return Ok(());
@@ -403,12 +404,9 @@ pub fn check_readable(path: &Path) -> Result<(), InputError> {
             if meta.len() > MAX_BYTES {
                 return Err(Unreadable::TooLarge);
             }
-            std::fs::File::open(path).map_err(Unreadable::Io)
+            Ok(())
         });
-    match readable {
-        Ok(_) => Ok(()),
-        Err(e) => Err(e.at(path.display().to_string())),
-    }
+    readable.map_err(|e| e.at(path.display().to_string()))
 }
 
 /// The UTF-8 byte order mark some editors write at the start of a file.
