@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use relaxlab_semantics::analyses::relaxer;
 use relaxlab_semantics::analyses::repair::{self, Repair, RepairError, RepairOptions, Repairs};
+use relaxlab_semantics::axiomatic::cat::Arch;
 use relaxlab_semantics::axiomatic::{self, AxError, AxOptions};
 use relaxlab_semantics::budget::{Budget, Deadline, ProgressHook};
 use relaxlab_semantics::ir::Value;
@@ -280,6 +281,7 @@ pub fn program_for<'m>(
     settings: &Settings,
 ) -> Program {
     let model = model.into();
+    let program = herd_reading(program, &model);
     match model.engine() {
         Engine::Operational(m) if settings.search == Search::Mcr && mcr::supports(m) => {
             let unroll = settings.unroll.unwrap_or(MCR_UNROLL);
@@ -302,6 +304,17 @@ pub fn program_for<'m>(
             axiomatic::prepare_judge(program, &judge, &ax_options(settings))
                 .unwrap_or_else(|_| program.clone())
         }
+    }
+}
+
+/// The program `model` runs: a plain herd C test's reading in herd7's C
+/// semantics under a C cat model, which takes herd's reading of the
+/// test's unsequenced operands (book: herd.md, Unsequenced operands), the
+/// program itself otherwise.
+pub fn herd_reading<'p>(program: &'p Program, model: &Model<'_>) -> &'p Program {
+    match (model, &program.herd_reading) {
+        (Model::Cat(cat), Some(reading)) if cat.model.arch == Arch::C => reading,
+        _ => program,
     }
 }
 
@@ -353,6 +366,7 @@ pub fn run_detailed<'m>(
 ) -> Result<Ran, EngineError> {
     let settings = &started(settings);
     let model = model.into();
+    let program = herd_reading(program, &model);
     match model.engine() {
         Engine::Operational(m) if settings.search == Search::Mcr => {
             let _ctrl_c = crate::interrupt::interruptible();

@@ -31,7 +31,9 @@ pub fn relaxlab_text(file: &SourceFile) -> Result<(String, String), Report> {
 /// (`--macros`, `--conf`: the kernel's primitives are macros), or when the
 /// importer to relaxlab's instructions refuses it and herd's semantics
 /// reads it (pointers, herd's annotated primitives). Otherwise it is
-/// translated to relaxlab's language, which every model runs.
+/// translated to relaxlab's language, which every model runs but herd's C
+/// cat models: they run its reading in herd's C semantics
+/// ([`Program::herd_reading`]), as herd7 does.
 pub fn program(file: &SourceFile) -> Result<Program, Report> {
     if herd::detect(&file.text) == Dialect::HerdC {
         let setup = crate::herd_conf::current();
@@ -55,7 +57,34 @@ pub fn program(file: &SourceFile) -> Result<Program, Report> {
         }
     }
     let (name, text) = relaxlab_text(file)?;
-    relaxlab_grammar::load(&text).map_err(|e| report(e, name, &text))
+    let mut program = relaxlab_grammar::load(&text).map_err(|e| report(e, name, &text))?;
+    if herd::detect(&file.text) == Dialect::HerdC {
+        program.herd_reading = herd_reading(file, &program);
+    }
+    Ok(program)
+}
+
+/// A plain herd C test (no macro file) whose statements make several
+/// memory accesses each, read in herd's C semantics as well, for herd's C
+/// cat models, which take herd's reading: the operands of an operator
+/// unsequenced, a statement's accesses ordered by no `po` among
+/// themselves (book: herd.md, Unsequenced operands). `None` when every
+/// statement makes one access at most (both readings are then the same
+/// executions), or when herd's semantics in relaxlab does not read the
+/// test (a C11 read-modify-write): the translation stands for it.
+fn herd_reading(file: &SourceFile, program: &Program) -> Option<std::sync::Arc<Program>> {
+    if !may_have_unsequenced_accesses(program) || file.text.len() > HERD_READING_MAX_BYTES {
+        return None;
+    }
+    let setup = crate::herd_conf::current();
+    let semantics = herd::kernel::Semantics {
+        c11: true,
+        ..setup.semantics()
+    };
+    herd::kernel::load(&file.text, None, semantics)
+        .ok()
+        .filter(|p| p.c.as_ref().is_some_and(|c| c.has_unsequenced_accesses()))
+        .map(std::sync::Arc::new)
 }
 
 /// The warnings about a file that loads: things it very likely does not
@@ -104,4 +133,23 @@ pub fn herd_c(file: &SourceFile) -> Result<String, Report> {
     let (name, text) = relaxlab_text(file)?;
     let ast = relaxlab_grammar::parse(&text).map_err(|e| report(e, name.clone(), &text))?;
     herd::to_herd_c(&ast).map_err(|e| report(e, name, &text))
+}
+
+/// The longest test read in herd's C semantics as well: herd's C
+/// semantics in relaxlab builds expressions recursively, so a test much
+/// longer than litmus tests are (thousands of operators in one expression)
+/// is read once, by the translation (book: herd.md, Unsequenced operands).
+const HERD_READING_MAX_BYTES: usize = 4 * 1024;
+
+/// Could some statement of the test make two memory accesses? The
+/// translation hoists an access inside a larger expression (and the
+/// accesses of a compare-exchange or a loop's condition) into a fresh
+/// register `tN`; a test without one makes one access per statement at
+/// most, and is read once (long expressions without accesses are not read
+/// a second time).
+fn may_have_unsequenced_accesses(program: &Program) -> bool {
+    program.threads.iter().flat_map(|th| &th.regs).any(|r| {
+        r.strip_prefix('t')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }

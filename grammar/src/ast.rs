@@ -107,6 +107,11 @@ pub struct Test {
     pub filter: Option<Prop>,
     /// The items of every `observe { }` and `locations [ ]` block, in order.
     pub observe: Vec<ObsItem>,
+    /// Whether some `observe { }` or `locations [ ]` block is written: an
+    /// empty one observes nothing (herd's rule for a test whose condition
+    /// and `locations` name nothing), where no block at all observes every
+    /// register and location.
+    pub observe_block: bool,
     /// The entries of `expect { }`, in order.
     pub expect: Vec<ExpectEntry>,
     /// Byte offsets at which the source lines begin (the first is 0), for

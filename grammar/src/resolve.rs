@@ -70,6 +70,7 @@ pub(crate) fn test(
         condition: None,
         filter: None,
         observe: Vec::new(),
+        observe_block: false,
         expect: Vec::new(),
         line_starts: Vec::new(),
         sections: Sections {
@@ -96,6 +97,7 @@ pub(crate) fn test(
             },
             Trailer::Observe(items, span) => {
                 test.observe.extend(items);
+                test.observe_block = true;
                 test.sections.observe_spans.push(span);
             }
             Trailer::Expect(entries, span) => match expect_span {

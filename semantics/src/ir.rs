@@ -642,6 +642,12 @@ pub struct Program {
     /// reads them. Then each thread's `code` is just `End`, and only the
     /// axiomatic engine runs the program.
     pub c: Option<std::sync::Arc<crate::csem::CProgram>>,
+    /// A plain herd C test translated to relaxlab's instructions (this
+    /// program) read also in herd7's C semantics, where the operands of an
+    /// operator are unsequenced (book: herd.md, Unsequenced operands):
+    /// herd's C cat models run that reading, every other model this one.
+    #[serde(skip)]
+    pub herd_reading: Option<std::sync::Arc<Program>>,
 }
 
 impl Program {

@@ -234,6 +234,7 @@ mod tests {
             observed: vec![],
             expectations: vec![],
             c: None,
+            herd_reading: None,
         }
     }
 

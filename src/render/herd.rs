@@ -515,6 +515,7 @@ mod tests {
             observed,
             expectations: Vec::new(),
             c: None,
+            herd_reading: None,
         }
     }
 

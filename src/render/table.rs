@@ -225,11 +225,18 @@ pub fn render_with(
     out.push('\n');
     let quantifier = program.condition.as_ref().map(|c| c.quantifier);
 
-    let headers: Vec<String> = program
-        .observed
-        .iter()
-        .map(|o| program.observable_name(*o))
-        .collect();
+    // A test that observes nothing (an empty `observe { }`, herd's rule
+    // for a condition naming nothing) has one column saying so.
+    let nothing = program.observed.is_empty();
+    let headers: Vec<String> = if nothing {
+        vec!["observed".to_string()]
+    } else {
+        program
+            .observed
+            .iter()
+            .map(|o| program.observable_name(*o))
+            .collect()
+    };
     let count_header = match mode {
         Mode::Exhaustive | Mode::Reduced => None,
         Mode::Sampled { .. } => Some("runs"),
@@ -238,9 +245,16 @@ pub fn render_with(
     let mut widths: Vec<usize> = headers.iter().map(|h| h.len()).collect();
     // A herd C test's addresses print as their locations' names.
     let text = |v: &i64| program.value_text(*v);
+    let cells = |values: &[i64]| -> Vec<String> {
+        if nothing {
+            vec!["nothing".to_string()]
+        } else {
+            values.iter().map(text).collect()
+        }
+    };
     for row in &table.rows {
-        for (w, v) in widths.iter_mut().zip(&row.values) {
-            *w = (*w).max(text(v).len());
+        for (w, v) in widths.iter_mut().zip(cells(&row.values)) {
+            *w = (*w).max(v.len());
         }
     }
     let count_width = count_header.map(|h| {
@@ -288,8 +302,8 @@ pub fn render_with(
             ' '
         };
         let mut line = format!("  {mark} ");
-        for (v, w) in row.values.iter().zip(&widths) {
-            let _ = write!(line, "{:>w$}  ", text(v));
+        for (v, w) in cells(&row.values).iter().zip(&widths) {
+            let _ = write!(line, "{v:>w$}  ");
         }
         if let Some(w) = count_width {
             let _ = write!(line, "{:>w$}  ", row.count);

@@ -97,6 +97,7 @@ mod tests {
                 observed: vec![],
                 expectations: vec![],
                 c: None,
+                herd_reading: None,
             }),
             model: OpModel::Sc,
             source: None,

@@ -75,7 +75,7 @@ pub(crate) fn format_test(test: &Test) -> String {
             let _ = write!(p.out, "filter ({})", prop_text(f));
         });
     }
-    if !test.observe.is_empty() {
+    if test.observe_block || !test.observe.is_empty() {
         trailer(&mut p, &s.observe, &mut |p| {
             p.out.push_str("observe {");
             for o in &test.observe {

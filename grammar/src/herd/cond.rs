@@ -45,6 +45,17 @@ enum P {
 }
 
 impl P {
+    /// Does the proposition name a register or location?
+    fn names_something(&self) -> bool {
+        match self {
+            P::Const(_) => false,
+            P::Atom { .. } => true,
+            P::Not(p) | P::Paren(p) => p.names_something(),
+            P::Implies(a, b) => a.names_something() || b.names_something(),
+            P::Chain(_, ps) => ps.iter().any(P::names_something),
+        }
+    }
+
     fn print(&self) -> String {
         match self {
             P::Const(b) => b.to_string(),
@@ -290,15 +301,30 @@ pub(crate) fn check_reg_inits(out: &Out, init_span: Span) -> Result<(), HerdErro
     }
 }
 
+/// herd's final states show what the condition and `locations` name, and
+/// nothing else: when they name nothing, every execution ends in the one
+/// empty state (book: herd.md, herd's output format). An empty `observe`
+/// block says so in relaxlab's language.
+const NOTHING_DISPLAYED: &str = "observe { }";
+
 /// TRAILERS: every `locations`, `filter` and condition up to the end of
-/// the file (or herd's `<<`), appended to `out.trailers` as relaxlab text.
+/// the file (or herd's `<<`), appended to `out.trailers` as relaxlab text,
+/// and an empty `observe` block when the condition and `locations` name
+/// no register or location ([`NOTHING_DISPLAYED`]).
 pub(crate) fn trailers(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     cur.reset_depth();
     let mut condition = false;
+    // Whether the condition or `locations` name a register or location.
+    let mut displayed = false;
     loop {
         let quantified =
             match cur.peek() {
-                Tok::Eof | Tok::Shl => return Ok(()),
+                Tok::Eof | Tok::Shl => {
+                    if !displayed {
+                        out.trailers.push(NOTHING_DISPLAYED.to_string());
+                    }
+                    return Ok(());
+                }
                 Tok::Semi if condition => {
                     cur.bump();
                     continue;
@@ -311,6 +337,7 @@ pub(crate) fn trailers(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdEr
                 Tok::Ident("locations") => {
                     cur.bump();
                     let items = locations(cur, out)?;
+                    displayed |= !items.is_empty();
                     out.trailers.push(format!("observe {{ {}}}", items));
                     continue;
                 }
@@ -338,6 +365,7 @@ pub(crate) fn trailers(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdEr
                 Tok::Ident("observed" | "Observed") => {
                     cur.bump();
                     let p = observed(cur, out)?;
+                    displayed |= p.names_something();
                     out.trailers.push(format!("exists {}", p.print_wrapped()));
                     condition = true;
                     continue;
@@ -345,6 +373,7 @@ pub(crate) fn trailers(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdEr
                 // A bare `(P)` is `exists (P)`.
                 Tok::LParen => {
                     let p = prop(cur, out)?;
+                    displayed |= p.names_something();
                     out.trailers.push(format!("exists {}", p.print_wrapped()));
                     condition = true;
                     continue;
@@ -362,6 +391,7 @@ pub(crate) fn trailers(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdEr
             };
         cur.bump();
         let p = prop(cur, out)?;
+        displayed |= p.names_something();
         out.trailers
             .push(format!("{quantified} {}", p.print_wrapped()));
         condition = true;

@@ -115,6 +115,7 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
     let toplevel = test.threads.len();
     Ok(Program {
         c: None,
+        herd_reading: None,
         name: test.name.name.clone(),
         doc: test.doc.clone(),
         locations: l.locations,

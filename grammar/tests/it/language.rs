@@ -524,6 +524,22 @@ fn condition_forms_of_language_md() {
 }
 
 #[test]
+fn an_empty_observe_block_observes_nothing() {
+    let head = "test O\ninit { x = 0; }\nthread P0 { r0 = load(x, rlx); }\n";
+    // No condition, no block: everything; an empty block: nothing.
+    assert_eq!(ok(head).observed.len(), 2);
+    for tail in ["observe { }", "forall (true)\nobserve { }", "locations []"] {
+        let p = ok(&format!("{head}{tail}\n"));
+        assert_eq!(p.observed, vec![], "{tail}");
+        let text = format(&parse(&format!("{head}{tail}\n")).unwrap());
+        assert!(text.ends_with("observe { }\n"), "{text}");
+    }
+    // What the condition names is observed, the empty block adds nothing.
+    let p = ok(&format!("{head}exists (x = 1)\nobserve {{ }}\n"));
+    assert_eq!(p.observed, vec![Observable::Loc(LocId(0))]);
+}
+
+#[test]
 fn filter_before_or_after_the_condition() {
     let head = "test F\ninit { x = 0; }\nthread P0 { r0 = load(x, rlx); }\n";
     for tail in [

@@ -344,15 +344,18 @@ fn test_strategy() -> impl Strategy<Value = Test> {
         proptest::option::of(prop_strategy()),
         proptest::collection::vec(obs(), 0..3),
         expect,
+        any::<bool>(),
     )
         .prop_map(
-            |(name, doc, init, threads, condition, filter, observe, expect)| Test {
+            |(name, doc, init, threads, condition, filter, observe, expect, block)| Test {
                 name: Ident::new(name, Span::default()),
                 doc,
                 init,
                 threads,
                 condition,
                 filter,
+                // An empty `observe { }` is written or not.
+                observe_block: block || !observe.is_empty(),
                 observe,
                 expect,
                 line_starts: Vec::new(),

@@ -71,5 +71,6 @@ pub fn ring(threads: usize, ops: usize, locs: usize) -> Program {
         observed,
         expectations: Vec::new(),
         c: None,
+        herd_reading: None,
     }
 }

@@ -13,6 +13,7 @@
 
 use serde::Serialize;
 
+use crate::axiomatic::Mode;
 use crate::ir::{BinOp, RegId, Span, Value};
 
 /// The annotations of the test, a bit each: `tags[i]` is bit `i` of an
@@ -199,6 +200,64 @@ impl CProgram {
         self.tags.iter().position(|t| t == name).map(|i| 1u64 << i)
     }
 
+    /// The C11 order of an event annotated `tags`: a C11 access or fence
+    /// (`atomic_load_explicit`, `atomic_store_explicit`,
+    /// `atomic_thread_fence` and their forms without `_explicit`, which are
+    /// `seq_cst`) carries its `memory_order_*` name as its annotation, and
+    /// herd's C11 models read the order from it (`RLX`, `ACQ`, ..., `A`);
+    /// any other event is `Na`, a plain access as herd's C models see it.
+    pub fn mode_of(&self, tags: Tags) -> Mode {
+        self.tag_names(tags)
+            .find_map(|name| match name {
+                "memory_order_relaxed" => Some(Mode::Rlx),
+                "memory_order_acquire" => Some(Mode::Acq),
+                "memory_order_release" => Some(Mode::Rel),
+                "memory_order_acq_rel" => Some(Mode::AcqRel),
+                "memory_order_seq_cst" => Some(Mode::Sc),
+                _ => None,
+            })
+            .unwrap_or(Mode::Na)
+    }
+
+    /// Does some statement make two memory accesses or more (its reads and
+    /// writes, not counting the statements nested in it)? herd leaves them
+    /// unordered by `po`, where a translation to one instruction per
+    /// access would order them.
+    pub fn has_unsequenced_accesses(&self) -> bool {
+        let mut stack: Vec<&CNode> = self.threads.iter().flatten().collect();
+        while let Some(node) = stack.pop() {
+            let accesses = match &node.stmt {
+                CStmt::Block(body) => {
+                    stack.extend(body);
+                    0
+                }
+                CStmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    stack.push(then);
+                    stack.extend(otherwise.as_deref());
+                    accesses(cond)
+                }
+                CStmt::While { cond, body } => {
+                    stack.push(body);
+                    accesses(cond)
+                }
+                CStmt::Eval { e, .. } => accesses(e),
+                CStmt::Store { addr, val, .. } => 1 + accesses(addr) + accesses(val),
+                CStmt::AtomicOp { addr, val, .. } => 2 + accesses(addr) + accesses(val),
+                CStmt::Srcu { addr, val, .. } => accesses(addr) + val.as_ref().map_or(0, accesses),
+                CStmt::Lock(a) | CStmt::Unlock(a) => 2 + accesses(a),
+                CStmt::Fence { .. } => 0,
+            };
+            if accesses >= 2 {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The names of the tags in `tags`, in table order.
     pub fn tag_names(&self, tags: Tags) -> impl Iterator<Item = &str> {
         self.tags
@@ -206,5 +265,22 @@ impl CProgram {
             .enumerate()
             .filter(move |(i, _)| tags & (1u64 << i) != 0)
             .map(|(_, t)| t.as_str())
+    }
+}
+
+/// The memory accesses an expression makes (a read-modify-write counts
+/// its read and its write).
+fn accesses(e: &CExpr) -> usize {
+    match e {
+        CExpr::Const(_) | CExpr::Reg(_) => 0,
+        CExpr::Load { addr, .. } => 1 + accesses(addr),
+        CExpr::Op(_, a, b) => accesses(a) + accesses(b),
+        CExpr::Xchg { addr, val, .. } => 2 + accesses(addr) + accesses(val),
+        CExpr::CmpXchg { addr, old, new, .. } => 2 + accesses(addr) + accesses(old) + accesses(new),
+        CExpr::AtomicReturn { addr, val, .. } => 2 + accesses(addr) + accesses(val),
+        CExpr::AddUnless {
+            addr, add, unless, ..
+        } => 2 + accesses(addr) + accesses(add) + accesses(unless),
+        CExpr::TryLock(a) | CExpr::IsLocked(a) | CExpr::Srcu { addr: a, .. } => 1 + accesses(a),
     }
 }

@@ -1,6 +1,8 @@
 //! herd7's C semantics, for the herd C tests relaxlab's own instructions
 //! cannot express: the Linux-kernel primitives of a `.def` file, pointers,
-//! herd's annotations (tags), locks and SRCU (herdtools7's `CSem.ml`,
+//! herd's annotations (tags), locks and SRCU; and for plain C tests under
+//! herd's C cat models, C11 loads, stores and fences with their operands
+//! unsequenced (book: herd.md, Unsequenced operands) (herdtools7's `CSem.ml`,
 //! `event.ml` and `eventsMonad.ml`; the LKMM: Alglave et al., "Frightening
 //! small children and disconcerting grown-ups", ASPLOS 2018).
 //!

@@ -20,7 +20,7 @@
 use std::collections::BTreeSet;
 
 use crate::axiomatic::paths::{PathEnd, PathOp, PathStep, Paths, ThreadPath};
-use crate::axiomatic::{AccessKind, Event, EventKind, Mode, MAX_EVENTS};
+use crate::axiomatic::{AccessKind, Event, EventKind, MAX_EVENTS};
 use crate::ir::{InstrId, LocId, Program, ThreadId, Value};
 
 use super::deps::{run_deps, Mat};
@@ -121,7 +121,7 @@ fn one_run(
         Err(Stop::Fail(kind)) => PathEnd::Failed(kind),
     };
     let arities = std::mem::take(&mut run.arities);
-    let outcome = match to_path(&run.es, run.regs, end) {
+    let outcome = match to_path(c, &run.es, run.regs, end) {
         Ok(p) => Outcome::Path(Box::new(p)),
         Err(n) => Outcome::TooBig(n),
     };
@@ -131,7 +131,12 @@ fn one_run(
 /// A run as a path: its accesses as steps, its events and relations as
 /// a [`CPath`]. `Err` with the event count when a run has more events
 /// than a relation holds.
-fn to_path(es: &ThreadEs, regs: Vec<Value>, end: PathEnd) -> Result<ThreadPath, usize> {
+fn to_path(
+    c: &CProgram,
+    es: &ThreadEs,
+    regs: Vec<Value>,
+    end: PathEnd,
+) -> Result<ThreadPath, usize> {
     let deps = run_deps(es);
     let kept: Vec<usize> = (0..es.ev.len()).filter(|&e| !es.ev[e].is_reg()).collect();
     if kept.len() > MAX_EVENTS {
@@ -156,6 +161,7 @@ fn to_path(es: &ThreadEs, regs: Vec<Value>, end: PathEnd) -> Result<ThreadPath, 
     let mut rmw = Vec::new();
     for &e in &kept {
         let ev = es.ev[e];
+        let mode = c.mode_of(ev.tags);
         let (kind, step) = match ev.kind {
             EvKind::Read { loc, value } => {
                 let access = if !ev.atomic {
@@ -168,7 +174,7 @@ fn to_path(es: &ThreadEs, regs: Vec<Value>, end: PathEnd) -> Result<ThreadPath, 
                 let op = PathOp::Read {
                     loc,
                     value,
-                    mode: Mode::Na,
+                    mode,
                     access,
                     free: false,
                 };
@@ -180,11 +186,7 @@ fn to_path(es: &ThreadEs, regs: Vec<Value>, end: PathEnd) -> Result<ThreadPath, 
                 } else {
                     AccessKind::Plain
                 };
-                let op = PathOp::Write {
-                    loc,
-                    value,
-                    mode: Mode::Na,
-                };
+                let op = PathOp::Write { loc, value, mode };
                 (EventKind::Write { loc, value, access }, Some(op))
             }
             EvKind::Fence => (EventKind::TaggedFence, None),
@@ -208,7 +210,7 @@ fn to_path(es: &ThreadEs, regs: Vec<Value>, end: PathEnd) -> Result<ThreadPath, 
             instr: None,
             line: ev.line,
             kind,
-            mode: Mode::Na,
+            mode,
             tags: ev.tags,
         });
     }

@@ -155,6 +155,7 @@ mod tests {
             observed: Vec::new(),
             expectations: Vec::new(),
             c: None,
+            herd_reading: None,
         }
     }
 

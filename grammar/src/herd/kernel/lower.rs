@@ -29,6 +29,10 @@ pub struct Semantics {
     pub lkmmv2: bool,
     /// herd's `-unroll`.
     pub unroll: u32,
+    /// C11 loads, stores and fences are read (a plain C test's reading for
+    /// herd's C cat models, book: herd.md, Unsequenced operands); without
+    /// it they are refused, and the test is left to the translation.
+    pub c11: bool,
 }
 
 impl Default for Semantics {
@@ -36,6 +40,7 @@ impl Default for Semantics {
         Semantics {
             lkmmv2: false,
             unroll: 2,
+            c11: false,
         }
     }
 }
@@ -51,6 +56,8 @@ struct Lowerer<'t> {
     /// location is known.
     pending_init: Vec<(usize, String, Span)>,
     tags: Vec<String>,
+    /// [`Semantics::c11`].
+    c11: bool,
 }
 
 type R<T> = Result<T, HerdError>;
@@ -182,6 +189,7 @@ pub(crate) fn lower(
         locations: Vec::new(),
         pending_init: Vec::new(),
         tags: BUILTIN_TAGS.iter().map(|t| t.to_string()).collect(),
+        c11: sem.c11,
     };
     let mut errors = Vec::new();
     for (name, value, span) in &test.init {
@@ -384,6 +392,7 @@ pub(crate) fn lower(
             lkmmv2: sem.lkmmv2,
             unroll: sem.unroll,
         })),
+        herd_reading: None,
     })
 }
 
@@ -514,13 +523,45 @@ fn tag_list(ann: &Ann, span: Span) -> R<&[String]> {
     }
 }
 
+/// The annotation of a C11 load, store or fence, or a tag list: the
+/// `memory_order_*` name is the event's one annotation, from which herd's
+/// C11 models read its order ([`CProgram::mode_of`]).
+fn access_tags<'a>(l: &Lowerer<'_>, ann: &'a Ann, span: Span) -> R<&'a [String]> {
+    match ann {
+        Ann::Plain => Ok(&[]),
+        Ann::Tags(t) => Ok(t),
+        Ann::Mo(_) if !l.c11 => Err(c11_refused(span)),
+        Ann::Mo(mo) if mo == "memory_order_consume" => Err(HerdError::unsupported(
+            "`memory_order_consume`",
+            span,
+            "relaxlab has no consume; compilers treat it as memory_order_acquire: write that",
+        )),
+        Ann::Mo(mo) if C11_ORDERS.contains(&mo.as_str()) => Ok(std::slice::from_ref(mo)),
+        Ann::Mo(mo) => Err(semantics_error(
+            format!("the memory order `{mo}`"),
+            span,
+            "not a C11 memory order",
+            "write memory_order_relaxed, _acquire, _release, _acq_rel or _seq_cst",
+        )),
+    }
+}
+
+/// The C11 memory orders herd's C semantics reads ([`CProgram::mode_of`]).
+const C11_ORDERS: [&str; 5] = [
+    "memory_order_relaxed",
+    "memory_order_acquire",
+    "memory_order_release",
+    "memory_order_acq_rel",
+    "memory_order_seq_cst",
+];
+
 fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
     let b = |l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr| lower_expr(l, s, e).map(Box::new);
     Ok(match e {
         Expr::Const(v, span) => CExpr::Const(l.integer(*v, *span)?),
         Expr::Name(n, _) => CExpr::Reg(s.reg(n)),
         Expr::Load(a, ann, span) => {
-            let names = tag_list(ann, *span)?;
+            let names = access_tags(l, ann, *span)?;
             let deref = matches!(names, [d] if d == "deref" || d == "lderef");
             let tags = l.tags(names, *span)?;
             // herd: `__load{t}(e)` needs `e = *l` and reads at `l`.
@@ -643,11 +684,13 @@ fn lower_stmt(l: &mut Lowerer<'_>, s: &mut ThreadScope, st: &Stmt) -> R<Option<C
             }
         }
         Stmt::Store(a, v, ann, sp) => {
-            let names = tag_list(ann, *sp)?;
+            let names = access_tags(l, ann, *sp)?;
             // herd: an annotated store takes `*l` and writes at `l`; a
             // plain `*l = v` has its address as is.
             let addr = match (ann, a) {
-                (Ann::Tags(_), Expr::Load(inner, Ann::Plain, _)) => s.pointer(l, inner)?,
+                (Ann::Tags(_) | Ann::Mo(_), Expr::Load(inner, Ann::Plain, _)) => {
+                    s.pointer(l, inner)?
+                }
                 (Ann::Tags(_), other) => {
                     return Err(HerdError::unsupported(
                         "a `__store` to something other than `*x`",
@@ -664,7 +707,7 @@ fn lower_stmt(l: &mut Lowerer<'_>, s: &mut ThreadScope, st: &Stmt) -> R<Option<C
             }
         }
         Stmt::Fence(ann, sp) => {
-            let names = tag_list(ann, *sp)?;
+            let names = access_tags(l, ann, *sp)?;
             CStmt::Fence {
                 tags: l.tags(names, *sp)?,
             }

@@ -442,9 +442,11 @@ pub struct CatModel {
     pub(crate) maps: Vec<MapDef>,
     /// The annotation names of [`SetPrim::Tag`], by index.
     pub tags: Vec<String>,
-    /// The model chooses the coherence order itself (`with co from ...`),
-    /// as herd7's models do: the engine then leaves `co` out of its
-    /// candidates and chooses the final writes (`FW`) with `rf`.
+    /// The model chooses the coherence order itself (`with co from ...`,
+    /// or any model that never reads the candidate's `co`), as herd7's
+    /// models do: the engine then leaves `co` out of its candidates and
+    /// chooses the final writes (`FW`) of the observed locations with
+    /// `rf`.
     pub chooses_co: bool,
 }
 
@@ -768,7 +770,7 @@ impl CatBuilder {
                 Op::Rel(RelPrim::Data) | Op::Rel(RelPrim::Ctrl) | Op::Rel(RelPrim::Addr)
             )
         });
-        Ok(Arc::new(CatModel {
+        let mut model = CatModel {
             name,
             arch,
             nodes: self.nodes,
@@ -780,6 +782,16 @@ impl CatBuilder {
             maps: self.maps,
             tags: self.tags,
             chooses_co: self.chooses_co,
-        }))
+        };
+        // A model that never reads the candidate's `co` has its executions
+        // made of `rf` and the final writes alone, as herd7 makes them for
+        // every model (it enumerates no coherence order of its own): the
+        // orders the model generates (c11_cos.cat's `with mo from
+        // generate_orders(...)`) are then all the coherence it has, each
+        // counted once (book: cat.md, Coherence chosen by the model).
+        if !model.uses_candidate_co() {
+            model.chooses_co = true;
+        }
+        Ok(Arc::new(model))
     }
 }

@@ -76,6 +76,7 @@ fn program(top: usize, forked: usize) -> Program {
         observed: Vec::new(),
         expectations: Vec::new(),
         c: None,
+        herd_reading: None,
     }
 }
 

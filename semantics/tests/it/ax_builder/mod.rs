@@ -140,6 +140,7 @@ impl ProgramBuilder {
             observed,
             expectations: vec![],
             c: None,
+            herd_reading: None,
         }
     }
 }

@@ -104,6 +104,7 @@ impl Builder {
             observed,
             expectations: Vec::new(),
             c: None,
+            herd_reading: None,
         }
     }
 }

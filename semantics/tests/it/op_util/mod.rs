@@ -159,6 +159,7 @@ pub fn program(locs: &[&str], threads: Vec<T>) -> Program {
         observed: Vec::new(),
         expectations: Vec::new(),
         c: None,
+        herd_reading: None,
     }
 }
 

@@ -143,6 +143,7 @@ pub fn program(name: &str, locs: &[&str], threads: Vec<ThreadCode>) -> Program {
         observed,
         expectations: vec![],
         c: None,
+        herd_reading: None,
     }
 }
 

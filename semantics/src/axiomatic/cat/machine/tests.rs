@@ -78,6 +78,7 @@ fn program() -> Program {
         observed: Vec::new(),
         expectations: Vec::new(),
         c: None,
+        herd_reading: None,
     }
 }
 
