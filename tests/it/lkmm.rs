@@ -318,3 +318,36 @@ fn reading_through_a_name_that_holds_no_location_is_refused() {
         assert!(support::flat(&err).contains("`z`"), "{conf:?}: {err}");
     }
 }
+
+/// herd's C semantics evaluates an expression as the tree its operators
+/// build, so a long chain of them nests: past the nesting bound it is
+/// refused with the nesting diagnostic (it overflowed the stack before),
+/// and a chain within it runs.
+#[test]
+fn a_long_operator_chain_in_a_kernel_test_is_refused_not_a_crash() {
+    let dir = support::scratch("lkmm-chain");
+    let test = |terms: usize| {
+        let sum = vec!["1"; terms].join(" + ");
+        format!(
+            "C chain\n{{ }}\nP0(int *x) {{\n  int r0 = READ_ONCE(*x) + {sum};\n  WRITE_ONCE(*x, r0);\n}}\nexists (x={terms})\n"
+        )
+    };
+    for (terms, code) in [(3000, 2), (400, 0)] {
+        let file = dir.join(format!("chain{terms}.litmus"));
+        std::fs::write(&file, test(terms)).unwrap();
+        let file = file.to_string_lossy().into_owned();
+        let (got, out, err) = relaxlab(&["run", &file, "--conf", "cat/linux/linux-kernel.cfg"]);
+        assert_eq!(got, code, "{terms} terms: {err}");
+        if code == 2 {
+            assert!(
+                support::flat(&err).contains("relaxlab::herd::too_deep"),
+                "{err}"
+            );
+        } else {
+            assert!(
+                out.contains("1 outcome, 1 satisfying the condition"),
+                "{out}"
+            );
+        }
+    }
+}

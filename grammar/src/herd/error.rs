@@ -137,7 +137,7 @@ pub enum HerdError {
     #[error("nested too deeply: more than {max} levels")]
     #[diagnostic(
         code(relaxlab::herd::too_deep),
-        help("blocks, `if` bodies, parentheses, prefix operators and `=>` each nest one level; a long chain of one operator, of `/\\` or of `else if` is not nesting; split the construct")
+        help("blocks, `if` bodies, parentheses, prefix operators and `=>` each nest one level, and so does each operator of an expression read in herd's C semantics (kernel tests); elsewhere a long chain of one operator, of `/\\` or of `else if` is not nesting; split the construct")
     )]
     TooDeep {
         max: u32,

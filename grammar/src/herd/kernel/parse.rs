@@ -626,7 +626,19 @@ impl<'s> P<'s> {
         })
     }
 
+    /// A chain of operators builds a tree as deep as the chain is long
+    /// (herd's C semantics evaluates it recursively), so each operator
+    /// counts as a level of nesting.
     fn binary(&mut self, min: u8) -> R<Expr> {
+        let mut levels = 0;
+        let e = self.binary_chain(min, &mut levels);
+        for _ in 0..levels {
+            self.cur.leave();
+        }
+        e
+    }
+
+    fn binary_chain(&mut self, min: u8, levels: &mut u32) -> R<Expr> {
         let mut lhs = self.unary()?;
         loop {
             if let t @ (Tok::AndAnd | Tok::OrOr | Tok::Percent | Tok::Shl | Tok::Shr) =
@@ -644,6 +656,8 @@ impl<'s> P<'s> {
             if p < min {
                 return Ok(lhs);
             }
+            self.cur.enter()?;
+            *levels += 1;
             self.cur.bump();
             // Comparisons do not associate; the others group to the left.
             let rhs = self.binary(p + 1)?;
