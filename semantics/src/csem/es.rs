@@ -273,25 +273,8 @@ impl ThreadEs {
     pub(crate) fn bind_data(&mut self, a: Sub, b: Sub) -> Sub {
         let (from, to) = (self.output(&a), self.minimals_data(&b));
         self.data_edges(&from, &to);
-        let (start, end) = Self::joined(&a, &b);
-        let input = if a.is_empty() {
-            b.input.clone()
-        } else {
-            a.input.clone()
-        };
-        let data_input = if a.is_empty() {
-            b.data_input.clone()
-        } else {
-            a.data_input.clone()
-        };
-        Sub {
-            start,
-            end,
-            input,
-            data_input,
-            output: self.seq_output(&a, &b),
-            ctrl_output: self.seq_ctrl_output(&a, &b),
-        }
+        let output = self.seq_output(&a, &b);
+        self.sequenced(&a, &b, output)
     }
 
     /// `a >>== f` (herd's `=$$=`): as [`ThreadEs::bind_data`], but the
@@ -299,25 +282,8 @@ impl ThreadEs {
     pub(crate) fn bind_data_keep(&mut self, a: Sub, b: Sub) -> Sub {
         let (from, to) = (self.output(&a), self.minimals_data(&b));
         self.data_edges(&from, &to);
-        let (start, end) = Self::joined(&a, &b);
-        let input = if a.is_empty() {
-            b.input.clone()
-        } else {
-            a.input.clone()
-        };
-        let data_input = if a.is_empty() {
-            b.data_input.clone()
-        } else {
-            a.data_input.clone()
-        };
-        Sub {
-            start,
-            end,
-            input,
-            data_input,
-            output: Some(self.output(&a)),
-            ctrl_output: self.seq_ctrl_output(&a, &b),
-        }
+        let output = Some(self.output(&a));
+        self.sequenced(&a, &b, output)
     }
 
     /// `a >>*= f` (herd's `=**=`): control from a's control output to b's
@@ -325,24 +291,23 @@ impl ThreadEs {
     pub(crate) fn bind_ctrl(&mut self, a: Sub, b: Sub) -> Sub {
         let (from, to) = (self.ctrl_output(&a), self.minimals(&b));
         self.ctrl_edges(&from, &to);
-        let (start, end) = Self::joined(&a, &b);
-        let input = if a.is_empty() {
-            b.input.clone()
-        } else {
-            a.input.clone()
-        };
-        let data_input = if a.is_empty() {
-            b.data_input.clone()
-        } else {
-            a.data_input.clone()
-        };
+        let output = Some(self.output(&b));
+        self.sequenced(&a, &b, output)
+    }
+
+    /// The structure of `a` then `b`, the three binds' common frame: the
+    /// events of both, the inputs of the first that has events, `output`,
+    /// and the sequenced control output.
+    fn sequenced(&self, a: &Sub, b: &Sub, output: Option<Vec<u32>>) -> Sub {
+        let (start, end) = Self::joined(a, b);
+        let first = if a.is_empty() { b } else { a };
         Sub {
             start,
             end,
-            input,
-            data_input,
-            output: Some(self.output(&b)),
-            ctrl_output: self.seq_ctrl_output(&a, &b),
+            input: first.input.clone(),
+            data_input: first.data_input.clone(),
+            output,
+            ctrl_output: self.seq_ctrl_output(a, b),
         }
     }
 

@@ -373,14 +373,8 @@ impl<'a> Run<'a> {
             }
             let wmem = self.write_mem(awok, a, n, true)?;
             let s = self.es.cmpxchg_ok(&sloc, &sold, &snew, &rmem, &wmem);
-            let s = match before {
-                Some(f) => {
-                    let s = self.es.bind_ctrl(f, s);
-                    let f = self.fence(self.mb);
-                    self.es.bind_ctrl(s, f)
-                }
-                None => s,
-            };
+            let after = before.is_some();
+            let s = self.bracket(before, s, after, self.mb);
             Ok((w, s))
         } else {
             let (a, sloc) = self.expr(Port::Addr, addr)?;
@@ -469,14 +463,8 @@ impl<'a> Run<'a> {
             let new = self.op(BinOp::Add, old, x)?;
             let wmem = self.write_mem(at, a, new, true)?;
             let s = self.es.add_unless_ok(&sloc, &sadd, &su, &rmem, &wmem);
-            let s = match before {
-                Some(f) => {
-                    let s = self.es.bind_ctrl(f, s);
-                    let f = self.fence(self.mb);
-                    self.es.bind_ctrl(s, f)
-                }
-                None => s,
-            };
+            let after = before.is_some();
+            let s = self.bracket(before, s, after, self.mb);
             Ok((1, s))
         } else {
             let (a, sloc) = self.expr(Port::Addr, addr)?;

@@ -571,6 +571,14 @@ impl<'s> P<'s> {
         }
     }
 
+    /// The `N` arguments of a call of `f` that started at `start`, and the
+    /// call's span.
+    fn args_of<const N: usize>(&mut self, f: &str, start: Span) -> R<([Expr; N], Span)> {
+        let args = self.call_args()?;
+        let span = join(start, self.cur.prev_span());
+        Ok((self.arity(f, args, span)?, span))
+    }
+
     fn arity<const N: usize>(&self, f: &str, args: Vec<Expr>, span: Span) -> R<[Expr; N]> {
         let n = args.len();
         args.try_into()
@@ -775,23 +783,17 @@ impl<'s> P<'s> {
         let span_to = |p: &Self| join(start, p.cur.prev_span());
         match f {
             "__load" => {
-                let args = self.call_args()?;
-                let span = span_to(self);
-                let [a]: [Expr; 1] = self.arity(f, args, span)?;
+                let ([a], span) = self.args_of(f, start)?;
                 // herd: `__load{a}(e)` needs `e = *l` (after macro
                 // expansion) and reads at `l`: checked when lowered.
                 Ok(Expr::Load(Box::new(a), Ann::Tags(annots), span))
             }
             "__srcu" => {
-                let args = self.call_args()?;
-                let span = span_to(self);
-                let [a]: [Expr; 1] = self.arity(f, args, span)?;
+                let ([a], span) = self.args_of(f, start)?;
                 Ok(Expr::Srcu(Box::new(a), annots, span))
             }
             "__xchg" => {
-                let args = self.call_args()?;
-                let span = span_to(self);
-                let [a, v]: [Expr; 2] = self.arity(f, args, span)?;
+                let ([a, v], span) = self.args_of(f, start)?;
                 Ok(Expr::Xchg(
                     Box::new(a),
                     Box::new(v),
@@ -800,9 +802,7 @@ impl<'s> P<'s> {
                 ))
             }
             "__cmpxchg" => {
-                let args = self.call_args()?;
-                let span = span_to(self);
-                let [a, o, n]: [Expr; 3] = self.arity(f, args, span)?;
+                let ([a, o, n], span) = self.args_of(f, start)?;
                 Ok(Expr::CmpXchg(
                     Box::new(a),
                     Box::new(o),
@@ -829,9 +829,7 @@ impl<'s> P<'s> {
                 })
             }
             "__atomic_add_unless" => {
-                let args = self.call_args()?;
-                let span = span_to(self);
-                let [a, v, u]: [Expr; 3] = self.arity(f, args, span)?;
+                let ([a, v, u], span) = self.args_of(f, start)?;
                 Ok(Expr::AddUnless(
                     Box::new(a),
                     Box::new(v),
@@ -841,9 +839,7 @@ impl<'s> P<'s> {
                 ))
             }
             "__trylock" | "__islocked" => {
-                let args = self.call_args()?;
-                let span = span_to(self);
-                let [a]: [Expr; 1] = self.arity(f, args, span)?;
+                let ([a], span) = self.args_of(f, start)?;
                 Ok(if f == "__trylock" {
                     Expr::TryLock(Box::new(a), span)
                 } else {

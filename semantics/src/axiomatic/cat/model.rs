@@ -483,47 +483,33 @@ impl CatModel {
         if !self.stmts.iter().any(rejecting) {
             return true;
         }
-        let mut seen = vec![false; self.nodes.len()];
-        let mut stack: Vec<NodeId> = Vec::new();
+        let mut roots: Vec<NodeId> = Vec::new();
         for stmt in &self.stmts {
             match stmt {
-                Stmt::Check(c) if c.kind == CheckKind::Check => stack.push(c.node),
+                Stmt::Check(c) if c.kind == CheckKind::Check => roots.push(c.node),
                 Stmt::Check(_) => {}
-                Stmt::With { from, .. } => stack.extend(from.operands()),
+                Stmt::With { from, .. } => roots.extend(from.operands()),
             }
         }
-        while let Some(n) = stack.pop() {
-            let i = n.0 as usize;
-            if std::mem::replace(&mut seen[i], true) {
-                continue;
-            }
-            match self.nodes[i].op {
-                Op::Rel(p) if p == prim => return true,
-                Op::Rec { group, index, .. } => {
-                    stack.push(self.groups[group as usize].bodies[index as usize]);
-                }
-                Op::Map(m) => {
-                    let def = &self.maps[m as usize];
-                    stack.push(def.source);
-                    stack.extend(def.steps.iter().copied());
-                    stack.extend(def.inputs.iter().copied());
-                }
-                ref op => stack.extend(op.operands()),
-            }
-        }
-        false
+        self.reaches(roots, prim)
     }
 
     /// Does a check or a `with` use the candidate's coherence order (the
     /// primitive `co`, which a model that chooses `co` must not read)?
     pub fn uses_candidate_co(&self) -> bool {
-        let mut stack: Vec<NodeId> = Vec::new();
+        let mut roots: Vec<NodeId> = Vec::new();
         for stmt in &self.stmts {
             match stmt {
-                Stmt::Check(c) => stack.push(c.node),
-                Stmt::With { from, .. } => stack.extend(from.operands()),
+                Stmt::Check(c) => roots.push(c.node),
+                Stmt::With { from, .. } => roots.extend(from.operands()),
             }
         }
+        self.reaches(roots, RelPrim::Co)
+    }
+
+    /// Does the value of some node of `roots` depend on the primitive
+    /// relation `prim`, through definitions, `let rec` groups and maps?
+    fn reaches(&self, mut stack: Vec<NodeId>, prim: RelPrim) -> bool {
         let mut seen = vec![false; self.nodes.len()];
         while let Some(n) = stack.pop() {
             let i = n.index();
@@ -531,7 +517,7 @@ impl CatModel {
                 continue;
             }
             match self.nodes[i].op {
-                Op::Rel(RelPrim::Co) => return true,
+                Op::Rel(p) if p == prim => return true,
                 Op::Rec { group, index, .. } => {
                     stack.push(self.groups[group as usize].bodies[index as usize]);
                 }
