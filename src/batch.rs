@@ -10,6 +10,10 @@
 //! window, workers that have nothing left to start help it: an operational
 //! explorer splits its work over the same pool.
 //!
+//! With one worker (`--jobs 1`), the pool's worker is the calling thread
+//! itself ([`crate::commands::common::pool`]), and the files are worked
+//! on and printed one after the other on it: no result crosses threads.
+//!
 //! The output does not depend on `--jobs`: the order is the files', and a
 //! file's result does not depend on the worker that made it. On a
 //! terminal, a batch of several files shows a progress line counting the
@@ -55,8 +59,13 @@ where
     W: Fn(usize, &dyn Fn(T)) -> T + Sync,
     P: FnMut(usize, T, bool) -> Result<Flow, E>,
 {
-    let window = pool.current_num_threads().max(1) * AHEAD_PER_WORKER;
     let bar = (progress && count > 1).then(|| ProgressAfterASecond::files(count as u64));
+    if pool.current_thread_index().is_some() {
+        // The calling thread is the pool's worker: nothing else would run
+        // a task spawned, so the files run here, in order.
+        return one_after_another(count, bar, work, print);
+    }
+    let window = pool.current_num_threads().max(1) * AHEAD_PER_WORKER;
     let work = &work;
     let (tx, rx) = mpsc::channel::<(usize, Made<T>)>();
     pool.in_place_scope_fifo(|scope| {
@@ -138,6 +147,40 @@ where
     })
 }
 
+/// [`in_order`] on the calling thread: each file's parts are printed as
+/// `work` makes them.
+fn one_after_another<T, E, W, P>(
+    count: usize,
+    bar: Option<ProgressAfterASecond>,
+    work: W,
+    print: P,
+) -> Result<(), E>
+where
+    W: Fn(usize, &dyn Fn(T)) -> T,
+    P: FnMut(usize, T, bool) -> Result<Flow, E>,
+{
+    // `part` is a shared closure: the printer and its verdict sit in a cell.
+    let printer = std::cell::RefCell::new((print, Ok(Flow::Go)));
+    let print_one = |file: usize, t: T, last: bool| {
+        let (print, flow) = &mut *printer.borrow_mut();
+        if matches!(flow, Ok(Flow::Go)) {
+            *flow = progress::while_cleared(|| print(file, t, last));
+        }
+    };
+    for file in 0..count {
+        let t = work(file, &|t| print_one(file, t, false));
+        print_one(file, t, true);
+        if let Some(bar) = &bar {
+            bar.update(file as u64 + 1);
+        }
+        if !matches!(printer.borrow().1, Ok(Flow::Go)) {
+            break;
+        }
+    }
+    drop(bar);
+    printer.into_inner().1.map(|_| ())
+}
+
 /// What a task sends: a part of its results, its last one, or its panic.
 enum Made<T> {
     Part(T),
@@ -187,11 +230,15 @@ mod tests {
 
     #[test]
     fn results_are_printed_in_order_whatever_the_workers() {
-        for threads in [1, 2, 3] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
+        // 0: one worker that is the calling thread, as at `--jobs 1`.
+        for threads in [0, 1, 2, 3] {
+            let builder = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1));
+            let builder = if threads == 0 {
+                builder.use_current_thread()
+            } else {
+                builder
+            };
+            let pool = builder.build().unwrap();
             let mut seen = Vec::new();
             // Later files finish first: each sleeps less than the last.
             let r: Result<(), ()> = in_order(

@@ -61,17 +61,53 @@ pub fn stderr_is_terminal() -> bool {
 }
 
 /// The rayon pool exploration runs in: `--jobs`, else `jobs` of the
-/// config, else every core.
-pub fn pool(args: &EngineArgs, config: &Config) -> Result<rayon::ThreadPool, miette::Report> {
+/// config, else every core. A pool of one worker is the calling thread
+/// itself, so a batch at `--jobs 1` runs without handing its files and
+/// results between threads ([`crate::batch`]); rayon keeps a thread's
+/// place in such a pool for the life of the process, so the calling
+/// thread builds it once and shares it.
+pub fn pool(
+    args: &EngineArgs,
+    config: &Config,
+) -> Result<std::sync::Arc<rayon::ThreadPool>, miette::Report> {
     // 0: rayon's default, one thread per core.
     let jobs = args.jobs.or(config.jobs()).unwrap_or(0);
+    let workers = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    if workers == 1 {
+        return this_thread_as_pool();
+    }
     // The workers read tests with the command's herd configuration.
     let setup = crate::herd_conf::installed();
     rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .start_handler(move |_| crate::herd_conf::install(setup.clone()))
         .build()
+        .map(std::sync::Arc::new)
         .map_err(|e| miette::miette!("cannot start {jobs} worker threads: {e}"))
+}
+
+/// The pool of one worker that is the calling thread (which has the
+/// command's herd configuration already).
+fn this_thread_as_pool() -> Result<std::sync::Arc<rayon::ThreadPool>, miette::Report> {
+    thread_local! {
+        static POOL: std::cell::OnceCell<std::sync::Arc<rayon::ThreadPool>> =
+            const { std::cell::OnceCell::new() };
+    }
+    POOL.with(|cell| {
+        if let Some(pool) = cell.get() {
+            return Ok(pool.clone());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .use_current_thread()
+            .build()
+            .map(std::sync::Arc::new)
+            .map_err(|e| miette::miette!("cannot make this thread a worker: {e}"))?;
+        Ok(cell.get_or_init(|| pool).clone())
+    })
 }
 
 /// An unknown model name.
