@@ -60,6 +60,12 @@ enum FileResult {
     Error(miette::Report),
     /// Ctrl-C came before this file was checked.
     Skipped,
+    /// Ctrl-C cut a run of this file short: what its expectations say
+    /// was not all checked. The problems found in the runs that ended.
+    Cut {
+        expectations: usize,
+        problems: Vec<String>,
+    },
     /// A cat model it names cannot be read or does not compile.
     BadModel(miette::Report),
     /// A kernel test checked without herd's configuration: why.
@@ -303,6 +309,23 @@ impl Printer {
                 entry("error", 0, vec![error.to_string()])
             }
             FileResult::Skipped => return Ok(()),
+            FileResult::Cut {
+                expectations: n,
+                problems,
+            } => {
+                totals.cut += 1;
+                if text {
+                    writeln!(
+                        io.out,
+                        "cut   {path}: Ctrl-C stopped a run before its expectations were checked"
+                    )
+                    .into_diagnostic()?;
+                    for p in &problems {
+                        writeln!(io.out, "        {p}").into_diagnostic()?;
+                    }
+                }
+                entry("interrupted", n, problems)
+            }
             FileResult::NeedsConf(why) => {
                 totals.skipped += 1;
                 if text {
@@ -362,7 +385,8 @@ impl Printer {
                 if interrupted {
                     let _ = writeln!(
                         io.err,
-                        "relaxlab: interrupted (Ctrl-C): the files without a line were not checked"
+                        "relaxlab: interrupted (Ctrl-C): the files with the status `interrupted` \
+                         were not fully checked, and those without a line not at all"
                     );
                 }
                 return Ok(self.exit);
@@ -390,7 +414,8 @@ impl Printer {
         if interrupted {
             writeln!(
                 io.out,
-                "interrupted (Ctrl-C): the files not listed were not checked"
+                "interrupted (Ctrl-C): the files marked `cut` were not fully checked, and the \
+                 files not listed not at all"
             )
             .into_diagnostic()?;
         }
@@ -399,6 +424,7 @@ impl Printer {
             failed,
             unchecked,
             skipped,
+            cut,
             ..
         } = totals;
         write!(io.out, "{passed} passed, {failed} failed").into_diagnostic()?;
@@ -407,6 +433,9 @@ impl Printer {
         }
         if skipped > 0 {
             write!(io.out, ", {skipped} skipped").into_diagnostic()?;
+        }
+        if cut > 0 {
+            write!(io.out, ", {cut} cut").into_diagnostic()?;
         }
         writeln!(io.out).into_diagnostic()?;
         Ok(self.exit)
@@ -440,6 +469,8 @@ fn check_file(
     let mut problems = Vec::new();
     let mut count = 0;
     let mut input_error = false;
+    // Whether Ctrl-C cut a run short: its expectations are not judged.
+    let mut cut = false;
     for (key, entries) in by_model {
         if let Err(report) = load::check_model(&program, key, file) {
             problems.push(format!(
@@ -472,6 +503,10 @@ fn check_file(
                 continue;
             }
         };
+        if cut_by_ctrl_c(&table) {
+            cut = true;
+            continue;
+        }
         for e in entries {
             count += 1;
             if let Some(problem) = judge(&table, e) {
@@ -480,18 +515,25 @@ fn check_file(
         }
     }
     if only.is_none() {
-        match check_cats(file, &program, settings, cats, &mut problems) {
+        match check_cats(file, &program, settings, cats, &mut problems, &mut cut) {
             Ok(n) => count += n,
             Err(report) => return FileResult::BadModel(report),
         }
         if let (Some(cat), Some(stated)) = (herd_model, herd_result(file)) {
             count += 1;
-            if let Some(problem) = judge_herd_result(&program, cat, &stated, settings) {
-                problems.push(problem);
+            match judge_herd_result(&program, cat, &stated, settings) {
+                Judged::Holds => {}
+                Judged::Problem(problem) => problems.push(problem),
+                Judged::Cut => cut = true,
             }
         }
     }
-    if problems.is_empty() {
+    if cut {
+        FileResult::Cut {
+            expectations: count,
+            problems,
+        }
+    } else if problems.is_empty() {
         FileResult::Passed {
             expectations: count,
         }
@@ -550,6 +592,21 @@ fn herd_result(file: &files::SourceFile) -> Option<HerdResult> {
     })
 }
 
+/// Whether Ctrl-C cut the run that made `table` short.
+fn cut_by_ctrl_c(table: &OutcomeTable) -> bool {
+    table
+        .bounds
+        .contains(&relaxlab_semantics::outcome::BoundHit::Interrupted)
+}
+
+/// What the run of a `Result:` comment's model says of it.
+enum Judged {
+    Holds,
+    Problem(String),
+    /// Ctrl-C cut the run short.
+    Cut,
+}
+
 /// What is wrong with a `Result:` comment under the configuration's
 /// model, if anything: its verdict, then its data race.
 fn judge_herd_result(
@@ -557,15 +614,26 @@ fn judge_herd_result(
     cat: &crate::cat::CatFile,
     stated: &HerdResult,
     settings: &Settings,
-) -> Option<String> {
+) -> Judged {
     let key = format!("Result: ({})", cat.model.name);
     let table = match crate::engine::run(program, cat, settings) {
         Ok(t) => t,
-        Err(e) => return Some(format!("{key}: {e}")),
+        Err(e) => return Judged::Problem(format!("{key}: {e}")),
     };
+    if cut_by_ctrl_c(&table) {
+        return Judged::Cut;
+    }
+    match herd_result_problem(&table, &key, stated) {
+        Some(problem) => Judged::Problem(problem),
+        None => Judged::Holds,
+    }
+}
+
+/// What is wrong with a `Result:` comment, judged on its model's table.
+fn herd_result_problem(table: &OutcomeTable, key: &str, stated: &HerdResult) -> Option<String> {
     match stated.verdict {
         Some(verdict) => {
-            if let Some(problem) = verdict_problem(&table, &key, Subject::Condition, verdict) {
+            if let Some(problem) = verdict_problem(table, key, Subject::Condition, verdict) {
                 return Some(problem);
             }
         }
@@ -612,6 +680,7 @@ fn check_cats(
     settings: &Settings,
     cats: &CatContext,
     problems: &mut Vec<String>,
+    cut: &mut bool,
 ) -> Result<usize, miette::Report> {
     use relaxlab_grammar::CatRef;
     let Ok((_, text)) = load::relaxlab_text(file) else {
@@ -661,6 +730,10 @@ fn check_cats(
                 continue;
             }
         };
+        if cut_by_ctrl_c(&table) {
+            *cut = true;
+            continue;
+        }
         for e in &entries {
             if let Some(problem) = verdict_problem(&table, &e.key, e.subject, e.verdict) {
                 problems.push(problem);

@@ -396,6 +396,10 @@ pub struct CheckTotals {
     /// Kernel tests left for `--conf`: read without herd's configuration,
     /// their `Result:` comments cannot be checked.
     pub skipped: u64,
+    /// Files a Ctrl-C cut short (status `interrupted`): not all their
+    /// expectations were checked, and they count as neither passed nor
+    /// failed.
+    pub cut: u64,
     /// Expectations that held, in the files that passed.
     pub expectations: u64,
     /// Ctrl-C stopped the check: files not reached are missing.
@@ -416,8 +420,10 @@ pub struct CheckLine<'a> {
 pub struct CheckedFile {
     pub file: String,
     /// `passed`, `failed` (an expectation did not hold), `error` (the
-    /// file cannot be checked: it does not parse, a model refuses it...)
-    /// or `unchecked` (it has no `expect` entry).
+    /// file cannot be checked: it does not parse, a model refuses it...),
+    /// `unchecked` (it has no `expect` entry), `skipped` (a kernel test
+    /// without `--conf`) or `interrupted` (Ctrl-C cut a run of it short;
+    /// `problems` lists what the runs that ended found).
     pub status: &'static str,
     /// Expectations checked.
     pub expectations: u64,

@@ -804,11 +804,13 @@ fn check_of_several_files_counts_them_and_stops_at_ctrl_c() {
     assert_eq!(code, 130, "{screen}");
     let text = &screen;
     assert!(text.contains("ok    litmus/classic/SB.litmus"), "{text}");
-    // IRIW3x3's result is cut short: its expectations are not confirmed.
+    // IRIW3x3's run is cut short: it is neither passed nor failed.
     assert!(
-        text.contains("FAIL  litmus/bench/bench-IRIW3x3.litmus"),
+        text.contains("cut   litmus/bench/bench-IRIW3x3.litmus"),
         "{text}"
     );
+    assert!(!text.contains("FAIL"), "{text}");
+    assert!(text.contains("1 passed, 0 failed, 1 cut"), "{text}");
     assert!(text.contains("interrupted (Ctrl-C)"), "{text}");
     assert!(!text.contains("MP.litmus"), "{text}");
     assert_eq!(
@@ -816,4 +818,16 @@ fn check_of_several_files_counts_them_and_stops_at_ctrl_c() {
         Vec::<String>::new(),
         "{screen:?}"
     );
+    // The same in JSON: the file's status says it.
+    args.extend(["--format", "json"]);
+    let mut session = Session::start_in(60, &args);
+    session.wait_for("1/3 files (");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
+    assert_eq!(code, 130, "{screen}");
+    let text: String = screen.split_whitespace().collect();
+    assert!(
+        text.contains(r#""file":"litmus/bench/bench-IRIW3x3.litmus","status":"interrupted""#),
+        "{screen}"
+    );
+    assert!(text.contains(r#""cut":1,"#), "{screen}");
 }
