@@ -631,8 +631,13 @@ pub struct Program {
     /// herd7's `filter`: executions whose outcome does not satisfy it are
     /// discarded, as if they failed an `assume`.
     pub filter: Option<Prop>,
+    /// The observables of `observed` that only the filter names: relaxlab
+    /// decides the filter on the outcome, so they are columns, but herd7
+    /// lists them in no state (book: herd.md, herd's output format).
+    pub filter_only: Vec<Observable>,
     /// The columns of the outcome table, in order: the observables of the
-    /// condition, then those of `observe`/`locations`, without duplicates;
+    /// condition, then those of the filter, then those of
+    /// `observe`/`locations`, without duplicates;
     /// when the test names none, every register of every thread and then
     /// every location.
     pub observed: Vec<Observable>,

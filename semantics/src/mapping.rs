@@ -231,6 +231,7 @@ mod tests {
             toplevel: 1,
             condition: None,
             filter: None,
+            filter_only: Vec::new(),
             observed: vec![],
             expectations: vec![],
             c: None,

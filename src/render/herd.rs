@@ -190,6 +190,26 @@ pub fn render_with(
     } else {
         states.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
     }
+    // Rows that differ only in what the filter alone names are one state
+    // (their condition agrees: it names none of it); its runs add up.
+    let mut counts: Vec<u64> = states.iter().map(|&s| table.rows[s].count).collect();
+    if !program.filter_only.is_empty() {
+        let mut merged: Vec<usize> = Vec::with_capacity(states.len());
+        let mut merged_counts: Vec<u64> = Vec::with_capacity(states.len());
+        for (&s, &n) in states.iter().zip(&counts) {
+            match merged.last() {
+                Some(&prev) if key(prev) == key(s) => {
+                    *merged_counts.last_mut().expect("a state") += n;
+                }
+                _ => {
+                    merged.push(s);
+                    merged_counts.push(n);
+                }
+            }
+        }
+        states = merged;
+        counts = merged_counts;
+    }
 
     let (mut pos, mut neg) = (0u64, 0u64);
     for row in &table.rows {
@@ -251,7 +271,7 @@ pub fn render_with(
         }
     }
     let mut digits = itoa::Buffer::new();
-    for &state in &states {
+    for (&state, &count) in states.iter().zip(&counts) {
         // litmus7: the run count, then `*>` where the condition holds.
         if sampled.is_some() {
             let row = &table.rows[state];
@@ -260,7 +280,7 @@ pub fn render_with(
             } else {
                 ':'
             };
-            let _ = write!(s, "{:<6}{mark}>", row.count);
+            let _ = write!(s, "{count:<6}{mark}>");
         }
         for (k, (name, &v)) in names.iter().zip(key(state)).enumerate() {
             if k > 0 {
@@ -324,9 +344,12 @@ pub fn render_with(
     s
 }
 
-/// The indices of `program.observed` in herd's location order.
+/// The indices of `program.observed` in herd's location order, without
+/// what only the filter names.
 fn herd_order(program: &Program) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..program.observed.len()).collect();
+    let mut idx: Vec<usize> = (0..program.observed.len())
+        .filter(|&i| !program.filter_only.contains(&program.observed[i]))
+        .collect();
     idx.sort_by(|&a, &b| compare(program, program.observed[a], program.observed[b]));
     idx
 }
@@ -512,6 +535,7 @@ mod tests {
                 text: String::new(),
             }),
             filter: None,
+            filter_only: Vec::new(),
             observed,
             expectations: Vec::new(),
             c: None,

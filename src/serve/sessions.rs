@@ -94,6 +94,7 @@ mod tests {
                 toplevel: 0,
                 condition: None,
                 filter: None,
+                filter_only: Vec::new(),
                 observed: vec![],
                 expectations: vec![],
                 c: None,

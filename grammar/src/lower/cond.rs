@@ -164,23 +164,32 @@ impl Lowerer<'_> {
     /// none names anything and no `observe` block is written (an empty
     /// `observe { }` observes nothing: every execution ends in the one
     /// empty state, as herd7 prints a test whose condition names nothing).
+    /// With them, what only the filter names.
     pub(super) fn observed(
         &mut self,
         condition: Option<&Condition>,
         filter: Option<&Prop>,
-    ) -> Vec<Observable> {
+    ) -> (Vec<Observable>, Vec<Observable>) {
         let mut named = Vec::new();
         if let Some(c) = condition {
             c.prop.observables(&mut named);
         }
+        let shown = named.len();
         if let Some(f) = filter {
             f.observables(&mut named);
         }
+        let filter_end = named.len();
         for item in &self.test.observe {
             if let Some(o) = self.observable(item) {
                 named.push(o);
             }
         }
+        // What only the filter names: herd7 lists it in no state.
+        let filter_only: Vec<Observable> = named[shown..filter_end]
+            .iter()
+            .filter(|o| !named[..shown].contains(o) && !named[filter_end..].contains(o))
+            .copied()
+            .collect();
         let mut out: Vec<Observable> = Vec::new();
         for o in named {
             if !out.contains(&o) {
@@ -195,7 +204,7 @@ impl Lowerer<'_> {
             }
             out.extend((0..self.locations.len()).map(|l| Observable::Loc(LocId::new(l))));
         }
-        out
+        (out, filter_only)
     }
 
     /// EXPECTATIONS: `MODEL: VERDICT` or `MODEL.assert: never|sometimes`,

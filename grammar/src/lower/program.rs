@@ -107,7 +107,7 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
         text: condition_text(c),
     });
     let filter = test.filter.as_ref().map(|p| l.lower_prop(p));
-    let observed = l.observed(condition.as_ref(), filter.as_ref());
+    let (observed, filter_only) = l.observed(condition.as_ref(), filter.as_ref());
     let expectations = l.expectations();
     if !l.errors.is_empty() {
         return Err(Errors::new(l.errors));
@@ -123,6 +123,7 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
         toplevel,
         condition,
         filter,
+        filter_only,
         observed,
         expectations,
     })

@@ -68,6 +68,7 @@ pub fn ring(threads: usize, ops: usize, locs: usize) -> Program {
         toplevel: 0,
         condition: None,
         filter: None,
+        filter_only: Vec::new(),
         observed,
         expectations: Vec::new(),
         c: None,

@@ -152,6 +152,7 @@ mod tests {
             toplevel: 1,
             condition: None,
             filter: None,
+            filter_only: Vec::new(),
             observed: Vec::new(),
             expectations: Vec::new(),
             c: None,

@@ -339,9 +339,12 @@ pub(crate) fn lower(
         },
         None => None,
     };
+    // What only the filter names: a column, listed in no herd state.
+    let mut filter_only = Vec::new();
     for o in filter_obs {
         if !observed.contains(&o) {
             observed.push(o);
+            filter_only.push(o);
         }
     }
     if !errors.is_empty() {
@@ -383,6 +386,7 @@ pub(crate) fn lower(
         toplevel,
         condition,
         filter,
+        filter_only,
         observed,
         expectations: Vec::new(),
         c: Some(Arc::new(CProgram {

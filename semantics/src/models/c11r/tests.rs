@@ -73,6 +73,7 @@ fn program(top: usize, forked: usize) -> Program {
         toplevel: top,
         condition: None,
         filter: None,
+        filter_only: Vec::new(),
         observed: Vec::new(),
         expectations: Vec::new(),
         c: None,

@@ -137,6 +137,7 @@ impl ProgramBuilder {
                 text: String::new(),
             }),
             filter: None,
+            filter_only: Vec::new(),
             observed,
             expectations: vec![],
             c: None,

@@ -101,6 +101,7 @@ impl Builder {
             toplevel: self.toplevel,
             condition: None,
             filter: None,
+            filter_only: Vec::new(),
             observed,
             expectations: Vec::new(),
             c: None,

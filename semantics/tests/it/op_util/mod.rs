@@ -156,6 +156,7 @@ pub fn program(locs: &[&str], threads: Vec<T>) -> Program {
         toplevel,
         condition: None,
         filter: None,
+        filter_only: Vec::new(),
         observed: Vec::new(),
         expectations: Vec::new(),
         c: None,

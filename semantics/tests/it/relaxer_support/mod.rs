@@ -140,6 +140,7 @@ pub fn program(name: &str, locs: &[&str], threads: Vec<ThreadCode>) -> Program {
         threads,
         condition: None,
         filter: None,
+        filter_only: Vec::new(),
         observed,
         expectations: vec![],
         c: None,

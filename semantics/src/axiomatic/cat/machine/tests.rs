@@ -75,6 +75,7 @@ fn program() -> Program {
         toplevel: 0,
         condition: None,
         filter: None,
+        filter_only: Vec::new(),
         observed: Vec::new(),
         expectations: Vec::new(),
         c: None,
