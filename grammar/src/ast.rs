@@ -157,14 +157,36 @@ impl Test {
     }
 }
 
-/// `x = 0;` or `x;` (value 0) in the `init` block.
+/// `x = 0;` or `x;` (value 0) in the `init` block; or an array, `t[2] =
+/// {1, -1};` or `t[2];` (every cell 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InitEntry {
     pub loc: Ident,
     /// `None` when no value was written; the location then starts at 0.
+    /// Always `None` for an array.
     pub value: Option<i64>,
+    /// `Some` for an array.
+    pub array: Option<ArrayInit>,
     pub span: Span,
     pub trivia: Trivia,
+}
+
+/// The cells of an array declared in `init` (book: language.md, Arrays).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayInit {
+    /// The number of cells, at least 1.
+    pub len: usize,
+    /// The values written (`= {1, -1}`), one per cell; `None` when none
+    /// was written: every cell then starts at 0.
+    pub values: Option<Vec<i64>>,
+    /// The names of the cells, `t[0]`, `t[1]`, ...: the locations the
+    /// array declares.
+    pub cells: Vec<String>,
+}
+
+/// The name of cell `index` of array `array`: `t[1]`.
+pub fn cell_name(array: &str, index: usize) -> String {
+    format!("{array}[{index}]")
 }
 
 /// `thread NAME { ... }`.

@@ -128,6 +128,30 @@ pub enum SyntaxError {
         #[label("not a literal")]
         span: SourceSpan,
     },
+    #[error("an array has 1 to {max} cells")]
+    #[diagnostic(
+        code(relaxlab::syntax::array_size),
+        help("each cell is a location of its own: declare `t[2]` for `t[0]` and `t[1]`")
+    )]
+    ArraySize {
+        #[label("not a number of cells (or a cell) of an array")]
+        span: SourceSpan,
+        max: usize,
+    },
+    #[error("array `{name}` has {len} cells but {count} initial values")]
+    #[diagnostic(
+        code(relaxlab::syntax::array_values),
+        help("give one value per cell, or none: every cell then starts at 0")
+    )]
+    ArrayValues {
+        name: String,
+        len: usize,
+        count: usize,
+        #[label("{count} values")]
+        span: SourceSpan,
+        #[label("{len} cells")]
+        size: SourceSpan,
+    },
     #[error("integer literal does not fit in 64 bits")]
     #[diagnostic(
         code(relaxlab::syntax::integer_too_large),
@@ -288,6 +312,24 @@ pub enum LowerError {
     UndeclaredLocation {
         name: String,
         #[label("not declared in `init`")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+    #[error("`{name}` is an array, not a location")]
+    #[diagnostic(code(relaxlab::lower::whole_array))]
+    WholeArray {
+        name: String,
+        #[label("a whole array")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+    #[error("no cell `{name}`")]
+    #[diagnostic(code(relaxlab::lower::no_such_cell))]
+    NoSuchCell {
+        name: String,
+        #[label("not a cell of an array of `init`")]
         span: SourceSpan,
         #[help]
         help: String,

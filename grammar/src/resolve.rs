@@ -214,6 +214,84 @@ pub(crate) fn init_value(errors: &mut Vec<Error>, e: Expr) -> i64 {
     }
 }
 
+/// The most cells an array may have: every cell is a location, which
+/// each model's states hold.
+pub(crate) const MAX_CELLS: usize = 4096;
+
+/// `t[2] = {1, -1};` or `t[2];` in `init`: an array of at least one cell
+/// and at most [`MAX_CELLS`], with one value per cell when values are
+/// written.
+pub(crate) fn array_entry(
+    errors: &mut Vec<Error>,
+    loc: Ident,
+    (len, len_span): (Option<u64>, Span),
+    values: Option<(Vec<i64>, Span)>,
+    span: Span,
+) -> InitEntry {
+    let len = match len {
+        Some(n) if (1..=MAX_CELLS as u64).contains(&n) => n as usize,
+        _ => {
+            errors.push(
+                SyntaxError::ArraySize {
+                    span: sspan(len_span),
+                    max: MAX_CELLS,
+                }
+                .into(),
+            );
+            1
+        }
+    };
+    let values = values.map(|(v, vspan)| {
+        if v.len() != len {
+            errors.push(
+                SyntaxError::ArrayValues {
+                    name: loc.name.clone(),
+                    len,
+                    count: v.len(),
+                    span: sspan(vspan),
+                    size: sspan(len_span),
+                }
+                .into(),
+            );
+        }
+        v
+    });
+    let cells = (0..len)
+        .map(|i| crate::ast::cell_name(&loc.name, i))
+        .collect();
+    InitEntry {
+        loc,
+        value: None,
+        array: Some(crate::ast::ArrayInit { len, values, cells }),
+        span,
+        trivia: Trivia::default(),
+    }
+}
+
+/// `t[1]`: the location of a cell, named `t[1]` (an index written `t[01]`
+/// is the same cell).
+pub(crate) fn cell(
+    errors: &mut Vec<Error>,
+    array: &str,
+    (index, index_span): (Option<u64>, Span),
+    span: Span,
+) -> Ident {
+    let index = match index {
+        Some(i) if i < MAX_CELLS as u64 => i as usize,
+        _ => {
+            errors.push(
+                SyntaxError::ArraySize {
+                    span: sspan(index_span),
+                    max: MAX_CELLS,
+                }
+                .into(),
+            );
+            0
+        }
+    };
+    Ident::new(crate::ast::cell_name(array, index), span)
+}
+
 /// `-e` for an operand that is not an unsigned literal (the grammar makes
 /// `-` before a literal a negative literal, [`int`]), folding a negated
 /// constant into the constant: wrapping, as `-` wraps when the program

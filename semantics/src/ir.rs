@@ -483,6 +483,23 @@ pub struct Location {
     pub span: Span,
 }
 
+/// An array of the init block (`t[2] = {1, -1};`, herd's `int64_t
+/// t[2]={1,-1};`): each cell is a location of its own, named `t[0]`,
+/// `t[1]`, ..., which every model sees as any other location
+/// (book: language.md, Arrays). What an array adds is how outcomes are printed in
+/// herd's format: a whole array that `observe` names as `t={1,-1}`, its
+/// cells as `t[0]=1` (book: herd.md, Arrays).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Array {
+    pub name: String,
+    /// The cells, in order of index.
+    pub cells: Vec<LocId>,
+    /// Does `observe` name the whole array? Then its cells are columns.
+    pub observed_whole: bool,
+    /// The cells the condition, the filter or `observe` name one by one.
+    pub observed_cells: Vec<LocId>,
+}
+
 /// Something an outcome records: a register of a thread or a location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Observable {
@@ -642,6 +659,9 @@ pub struct Program {
     /// every location.
     pub observed: Vec<Observable>,
     pub expectations: Vec<Expectation>,
+    /// The arrays of the init block, whose cells are among `locations`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub arrays: Vec<Array>,
     /// A herd C test that only herd7's C semantics expresses (kernel
     /// primitives, pointers, unsequenced accesses): its threads as herd
     /// reads them. Then each thread's `code` is just `End`, and only the

@@ -236,6 +236,7 @@ mod tests {
             expectations: vec![],
             c: None,
             herd_reading: None,
+            arrays: Vec::new(),
         }
     }
 

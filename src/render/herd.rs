@@ -27,7 +27,9 @@
 //!    comparison), then
 //!    shared locations by name. Registers print as `N:reg=v;` with the
 //!    thread's NUMBER, locations as `[x]=v;` (herd 7.5x brackets global
-//!    locations in C and X86 output alike), values in decimal.
+//!    locations in C and X86 output alike), values in decimal. A whole
+//!    array prints as `t={1,-1};` among the locations, and cells named one
+//!    by one as `t[1]=-1;` after them ([`super::herd_states`]).
 //! 3. States are sorted as herd's state set sorts them: lexicographically
 //!    by their values in that location order, values compared as signed
 //!    integers.
@@ -84,19 +86,19 @@
 //! normalised text: equal tests get equal hashes, but they cannot be
 //! compared with herd's.
 
-use std::cmp::Ordering;
 use std::fmt::Write;
 
 use relaxlab_semantics::ir::{CmpOp, Observable, Program, Prop, Quantifier, Value, Verdict};
 use relaxlab_semantics::operational::mcr::McrStats;
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable};
 
+use super::herd_states;
 use super::table::{describe_bound, describe_failure, mcr_lines, Mode};
 
 /// herd's X86 registers in the order of its register type (the flags
 /// after the general-purpose registers), then its X86_64 registers (as
 /// the importer names them) in theirs.
-const X86_REGS: [&str; 28] = [
+pub(super) const X86_REGS: [&str; 28] = [
     "EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP", "EIP", "ZF", "SF", "CF", "rax", "rbx",
     "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
 ];
@@ -137,11 +139,11 @@ pub fn render_with(
         Quantifier::NotExists => "Forbidden",
         Quantifier::Forall => "Required",
     };
-    let order = herd_order(program);
-    // Each column's `name=` prefix, once: tables can have thousands of rows.
-    let names: Vec<String> = order
+    let entries = herd_states::entries(program);
+    // The columns of the table in herd's order, an array's cells in order.
+    let order: Vec<usize> = entries
         .iter()
-        .map(|&i| format!("{}=", herd_name(program, program.observed[i])))
+        .flat_map(|e| e.cols.iter().copied())
         .collect();
     // The rows in herd's order of states: their values in herd's column
     // order, side by side, sorted (rows have distinct values, so the order
@@ -240,7 +242,10 @@ pub fn render_with(
         Quantifier::Forall => "forall",
     };
 
-    let line: usize = names.iter().map(|n| n.len() + 4).sum();
+    let line: usize = entries
+        .iter()
+        .map(|e| e.prefix.len() + 4 * e.cols.len())
+        .sum();
     let mut s = String::with_capacity(256 + states.len() * (line + 8));
     if let Some(model) = model {
         let _ = writeln!(s, "# model {model}");
@@ -282,15 +287,27 @@ pub fn render_with(
             };
             let _ = write!(s, "{count:<6}{mark}>");
         }
-        for (k, (name, &v)) in names.iter().zip(key(state)).enumerate() {
+        let mut values = key(state).iter();
+        for (k, entry) in entries.iter().enumerate() {
             if k > 0 {
                 s.push(' ');
             }
-            s.push_str(name);
-            if symbolic {
-                s.push_str(&program.value_text(v));
-            } else {
-                s.push_str(digits.format(v));
+            s.push_str(&entry.prefix);
+            if entry.array {
+                s.push('{');
+            }
+            for (c, &v) in values.by_ref().take(entry.cols.len()).enumerate() {
+                if c > 0 {
+                    s.push(',');
+                }
+                if symbolic {
+                    s.push_str(&program.value_text(v));
+                } else {
+                    s.push_str(digits.format(v));
+                }
+            }
+            if entry.array {
+                s.push('}');
             }
             s.push(';');
         }
@@ -344,42 +361,11 @@ pub fn render_with(
     s
 }
 
-/// The indices of `program.observed` in herd's location order, without
-/// what only the filter names.
-fn herd_order(program: &Program) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..program.observed.len())
-        .filter(|&i| !program.filter_only.contains(&program.observed[i]))
-        .collect();
-    idx.sort_by(|&a, &b| compare(program, program.observed[a], program.observed[b]));
-    idx
-}
-
-/// herd's order of locations: registers (by thread, then register) before
-/// shared locations (by name).
-fn compare(program: &Program, a: Observable, b: Observable) -> Ordering {
-    match (a, b) {
-        (Observable::Reg(ta, ra), Observable::Reg(tb, rb)) => ta.cmp(&tb).then_with(|| {
-            let na = &program.thread(ta).regs[ra.index()];
-            let nb = &program.thread(tb).regs[rb.index()];
-            let rank = |n: &str| X86_REGS.iter().position(|r| *r == n);
-            match (rank(na), rank(nb)) {
-                (Some(x), Some(y)) => x.cmp(&y),
-                _ => na.cmp(nb),
-            }
-        }),
-        (Observable::Reg(..), Observable::Loc(_)) => Ordering::Less,
-        (Observable::Loc(_), Observable::Reg(..)) => Ordering::Greater,
-        (Observable::Loc(x), Observable::Loc(y)) => {
-            program.location(x).name.cmp(&program.location(y).name)
-        }
-    }
-}
-
-/// `N:reg` or `[x]`.
+/// `N:reg`, `[x]`, or `t[1]` for a cell of an array.
 fn herd_name(program: &Program, o: Observable) -> String {
     match o {
         Observable::Reg(t, r) => format!("{}:{}", t.0, program.thread(t).regs[r.index()]),
-        Observable::Loc(l) => format!("[{}]", program.location(l).name),
+        Observable::Loc(l) => herd_states::loc_name(program, l),
     }
 }
 
@@ -540,6 +526,7 @@ mod tests {
             expectations: Vec::new(),
             c: None,
             herd_reading: None,
+            arrays: Vec::new(),
         }
     }
 

@@ -3,6 +3,7 @@
 
 pub mod dot;
 pub mod herd;
+mod herd_states;
 pub mod json;
 pub mod table;
 pub mod trace;

@@ -99,6 +99,7 @@ mod tests {
                 expectations: vec![],
                 c: None,
                 herd_reading: None,
+                arrays: Vec::new(),
             }),
             model: OpModel::Sc,
             source: None,

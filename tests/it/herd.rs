@@ -223,6 +223,53 @@ fn imported_tests_round_trip_through_relaxlab_syntax() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// herd's arrays (book: herd.md, Arrays): each cell is a location of its
+/// own, so every operational model agrees with its axiomatic twin, and
+/// `cat/tso.cat` with `ax.tso`, on each test of
+/// `tests/herd/recorded/x86-arrays` (where herd7's outputs are checked);
+/// and a test printed in relaxlab's syntax (`t[2] = {1, -1};`, `t[1]`,
+/// `observe { t; }`) reads back to the same herd output.
+#[test]
+fn arrays_are_locations_every_model_agrees_on() {
+    let tmp = std::env::temp_dir().join(format!("relaxlab-arrays-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let files = support::litmus_files("tests/herd/recorded/x86-arrays");
+    assert!(files.len() >= 10);
+    for path in files {
+        let rel = support::relative(&path);
+        let (code, out, err) = relaxlab(&["compare", &rel, "--models", "sc,tso,pso"]);
+        assert_eq!(code, 0, "{rel}: {out}{err}");
+        assert!(out.contains("no disagreement"), "{rel}: {out}");
+        let herd = |file: &str, model: &[&str]| {
+            let mut args = vec!["run", file];
+            args.extend_from_slice(model);
+            args.extend_from_slice(&["--format", "herd"]);
+            let (code, out, err) = relaxlab(&args);
+            assert_eq!(code, 0, "{file}: {err}");
+            out
+        };
+        let builtin = herd(&rel, &["--axiomatic", "tso"]);
+        let cat = herd(&rel, &["--cat", "cat/tso.cat"]);
+        let tail = |s: &str| s.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(tail(&builtin), tail(&cat), "{rel}: ax.tso and cat/tso.cat");
+        let (code, translated, err) = relaxlab(&["fmt", "--to", "relaxlab", &rel]);
+        assert_eq!(code, 0, "{rel}: {err}");
+        assert!(
+            translated.contains("] = {") || translated.contains("];"),
+            "{translated}"
+        );
+        let copy = tmp.join(path.file_name().unwrap());
+        std::fs::write(&copy, &translated).unwrap();
+        let copy = copy.to_string_lossy().into_owned();
+        assert_eq!(
+            herd(&copy, &["--axiomatic", "tso"]),
+            builtin,
+            "{rel}: {translated}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// The herd C tests with mixed atomicity: a location accessed both
 /// atomically and non-atomically (how each verdict follows from RC11 is
 /// written in the test file).

@@ -41,9 +41,18 @@ pub(crate) fn format_test(test: &Test) -> String {
             .init
             .iter()
             .map(|e| {
-                let text = match e.value {
-                    Some(v) => format!("{} = {v};", e.loc.name),
-                    None => format!("{};", e.loc.name),
+                let text = match (&e.array, e.value) {
+                    (Some(a), _) => match &a.values {
+                        Some(v) => format!(
+                            "{}[{}] = {{{}}};",
+                            e.loc.name,
+                            a.len,
+                            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                        ),
+                        None => format!("{}[{}];", e.loc.name, a.len),
+                    },
+                    (None, Some(v)) => format!("{} = {v};", e.loc.name),
+                    (None, None) => format!("{};", e.loc.name),
                 };
                 (text, &e.trivia)
             })

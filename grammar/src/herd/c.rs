@@ -137,6 +137,13 @@ pub(crate) fn translate_c(src: &str, h: &Header<'_>) -> Result<String, Vec<HerdE
     }
     let init_span = cur.span();
     cond::init_block(&mut cur, &mut out).map_err(|e| vec![e])?;
+    if let Some(a) = out.arrays.first() {
+        return Err(vec![HerdError::unsupported(
+            format!("the array `{}` in a C test", a.name),
+            a.span,
+            "relaxlab reads arrays in X86 and X86_64 tests only; in C, declare one location per cell",
+        )]);
+    }
     let taken: BTreeSet<String> = cur.idents().into_iter().map(str::to_string).collect();
     let mut errors = Vec::new();
     while let Tok::Ident(w) = cur.peek() {

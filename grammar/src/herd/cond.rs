@@ -22,7 +22,7 @@
 
 use relaxlab_semantics::ir::Span;
 
-use super::emit::{name, Out, RegAddr};
+use super::emit::{name, HerdArray, Out, RegAddr};
 use super::error::{at, HerdError};
 use super::lexer::{Cursor, Tok};
 
@@ -190,19 +190,10 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
     loop {
         match cur.peek() {
             Tok::Ident(_) if cur.peek_at(1) == Tok::LBracket && cur.peek_at(3) == Tok::RBracket => {
-                let size = cur.peek_at(2);
-                let (arr, span) = cur.ident("a location")?;
-                if let Tok::Int(_) = size {
-                    cur.bump();
-                    cur.bump();
-                    let close = cur.bump().1;
-                    return Err(HerdError::unsupported(
-                        format!("the array `{arr}`"),
-                        Span::new(span.start as usize, close.end as usize),
-                        "relaxlab locations hold one integer each; declare one location per cell",
-                    ));
+                if let Tok::Int(_) = cur.peek_at(2) {
+                    return array_entry(cur, &words, start, out);
                 }
-                words.push((arr, span));
+                words.push((cur.ident("a location")?.0, cur.bump().1));
             }
             Tok::Ident(w) => words.push((w, cur.bump().1)),
             Tok::Star => stars.push(cur.bump().1),
@@ -225,12 +216,112 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
             "relaxlab locations hold integers; a test that stores addresses cannot be translated",
         ));
     }
+    if out.array(&name(loc)).is_some() {
+        return Err(HerdError::unsupported(
+            format!("a second declaration of `{loc}`"),
+            loc_span,
+            "declare each location and array once",
+        ));
+    }
     let value = if cur.eat(Tok::Assign) {
         Some(init_value(cur)?)
     } else {
         None
     };
     out.declare(&name(loc), value);
+    Ok(())
+}
+
+/// The most cells an array may have (relaxlab's limit: each cell is a
+/// location).
+const MAX_CELLS: i64 = 4096;
+
+/// The size in bytes of a cell of an array of `ty` (herd's integer types).
+fn cell_size(ty: &str) -> Option<u8> {
+    Some(match ty {
+        "char" | "int8_t" | "uint8_t" => 1,
+        "short" | "int16_t" | "uint16_t" => 2,
+        "int" | "int32_t" | "uint32_t" | "unsigned" => 4,
+        "long" | "int64_t" | "uint64_t" => 8,
+        _ => return None,
+    })
+}
+
+/// `TYPE t[N];` or `TYPE t[N] = {v0, ..., vN-1};`: an array of `N` cells
+/// of `TYPE` (an integer type), every cell 0 unless values are given, as
+/// herd7 reads it, which also requires one value per cell. The cursor is at
+/// the array's name; `words` are the words before it.
+fn array_entry(
+    cur: &mut Cursor<'_>,
+    words: &[(&str, Span)],
+    start: Span,
+    out: &mut Out,
+) -> Result<(), HerdError> {
+    let (arr, arr_span) = cur.ident("an array")?;
+    cur.bump();
+    let (len, len_span) = cur.int("the number of cells")?;
+    let close = cur.expect(Tok::RBracket, "`]`")?;
+    let decl = Span::new(start.start as usize, close.end as usize);
+    let Some(&(ty, ty_span)) = words.last() else {
+        return Err(HerdError::array(
+            format!("the array `{arr}` has no type"),
+            "no element type",
+            decl,
+            "herd7 reads arrays of an integer type: `int64_t t[2];`",
+        ));
+    };
+    let Some(cell) = cell_size(ty) else {
+        return Err(HerdError::unsupported(
+            format!("an array of `{ty}`"),
+            ty_span,
+            "the cells of an array are integers: `int8_t` ... `int64_t`, `uint8_t` ... `uint64_t`, `char`, `short`, `int`, `long`",
+        ));
+    };
+    if !(1..=MAX_CELLS).contains(&len) {
+        return Err(HerdError::unsupported(
+            format!("an array of {len} cells"),
+            len_span,
+            format!("an array has 1 to {MAX_CELLS} cells"),
+        ));
+    }
+    let name = name(arr);
+    if out.array(&name).is_some() || out.locs.iter().any(|(l, _)| *l == name) {
+        return Err(HerdError::unsupported(
+            format!("a second declaration of `{arr}`"),
+            arr_span,
+            "declare each location and array once",
+        ));
+    }
+    let values =
+        if cur.eat(Tok::Assign) {
+            let open = cur.expect(Tok::LBrace, "`{` before the cells' values")?;
+            let mut values = Vec::new();
+            while cur.peek() != Tok::RBrace {
+                values.push(cur.int("an integer value of a cell")?.0);
+                if cur.peek() != Tok::RBrace {
+                    cur.expect(Tok::Comma, "`,` or `}`")?;
+                }
+            }
+            let close = cur.bump().1;
+            if values.len() as i64 != len {
+                return Err(HerdError::array(
+                format!("the array `{arr}` has {len} cells but {} initial values", values.len()),
+                format!("{} values", values.len()),
+                Span::new(open.start as usize, close.end as usize),
+                "give one value per cell, as herd7 requires, or none: every cell then starts at 0",
+            ));
+            }
+            Some(values)
+        } else {
+            None
+        };
+    out.arrays.push(HerdArray {
+        name,
+        len: len as usize,
+        cell,
+        values,
+        span: decl,
+    });
     Ok(())
 }
 
@@ -452,14 +543,15 @@ fn locations(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> {
         if cur.eat(Tok::RBracket) {
             return Ok(s);
         }
-        s.push_str(&observable(cur, out)?);
+        s.push_str(&observable(cur, out, true)?);
         s.push_str("; ");
     }
 }
 
 /// `N:reg`, `x` or `[x]`, in relaxlab spelling; records what it names.
-fn observable(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> {
+fn observable(cur: &mut Cursor<'_>, out: &mut Out, whole: bool) -> Result<String, HerdError> {
     match (cur.peek(), cur.peek_at(1)) {
+        (Tok::Ident(arr), Tok::LBracket) => cell(cur, arr, out),
         _ if at_thread_prefix(cur) => {
             let (t, tspan) = thread_prefix(cur)?;
             let (reg, rspan) = cur.ident("a register")?;
@@ -480,20 +572,77 @@ fn observable(cur: &mut Cursor<'_>, out: &mut Out) -> Result<String, HerdError> 
             Ok(format!("{t}:{reg}"))
         }
         (Tok::LBracket, _) => {
-            cur.bump();
+            let start = cur.bump().1;
             let (loc, _) = cur.ident("a location")?;
-            cur.expect(Tok::RBracket, "`]`")?;
-            let loc = name(loc);
-            out.declare(&loc, None);
-            Ok(loc)
+            let end = cur.expect(Tok::RBracket, "`]`")?;
+            global(
+                out,
+                loc,
+                Span::new(start.start as usize, end.end as usize),
+                whole,
+            )
         }
         (Tok::Ident(loc), _) => {
-            cur.bump();
-            let loc = name(loc);
-            out.declare(&loc, None);
-            Ok(loc)
+            let span = cur.bump().1;
+            global(out, loc, span, whole)
         }
         _ => Err(cur.error("a register `N:reg` or a location")),
+    }
+}
+
+/// A location named in `locations` (`whole`: an array stands for all its
+/// cells) or in the condition (where an array is refused: herd7 compares
+/// the whole array with an integer, which it never equals).
+fn global(out: &mut Out, loc: &str, span: Span, whole: bool) -> Result<String, HerdError> {
+    let loc = name(loc);
+    if let Some(a) = out.array(&loc) {
+        if !whole {
+            return Err(HerdError::unsupported(
+                format!("the whole array `{loc}` compared with a value"),
+                span,
+                format!(
+                    "compare one of its cells, `{loc}[0]` to `{loc}[{}]`; `locations [{loc};]` shows the whole array",
+                    a.len - 1
+                ),
+            ));
+        }
+        return Ok(loc);
+    }
+    out.declare(&loc, None);
+    Ok(loc)
+}
+
+/// `t[i]`: a cell of an array of the init block, as relaxlab names it.
+/// herd7 refuses an index outside the array and a name that is no array.
+fn cell(cur: &mut Cursor<'_>, arr: &str, out: &mut Out) -> Result<String, HerdError> {
+    let start = cur.bump().1;
+    cur.bump();
+    let (index, _) = cur.int("the index of a cell")?;
+    let end = cur.expect(Tok::RBracket, "`]`")?;
+    let span = Span::new(start.start as usize, end.end as usize);
+    let loc = name(arr);
+    match out.array(&loc) {
+        Some(a) if (0..a.len as i64).contains(&index) => Ok(format!("{loc}[{index}]")),
+        Some(a) => Err(HerdError::array(
+            format!("no cell {index} in the array `{arr}`"),
+            "outside the array",
+            span,
+            format!(
+                "`{arr}` has {} cells: `{arr}[0]` to `{arr}[{}]`",
+                a.len,
+                a.len - 1
+            ),
+        )),
+        None => Err(HerdError::array(
+            format!("`{arr}` is not an array"),
+            "indexed as an array",
+            span,
+            if out.locs.iter().any(|(l, _)| *l == loc) {
+                format!("`{arr}` is a location, not an array: name it alone, `{arr}`")
+            } else {
+                format!("declare the array in the init block: `int64_t {arr}[2];`")
+            },
+        )),
     }
 }
 
@@ -565,7 +714,7 @@ fn prop_not(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
 
 /// `obs = v`, `obs != v`.
 fn atom(cur: &mut Cursor<'_>, out: &mut Out) -> Result<P, HerdError> {
-    let obs = observable(cur, out)?;
+    let obs = observable(cur, out, false)?;
     let ne = match cur.peek() {
         Tok::Assign | Tok::EqEq => false,
         Tok::NotEq => true,

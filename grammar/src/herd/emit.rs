@@ -65,6 +65,21 @@ pub(crate) struct RegAddr {
     pub span: Span,
 }
 
+/// An array of the init block (`int64_t t[2]={1,-1};`): relaxlab's array
+/// `t[2] = {1, -1};`, one location per cell (book: herd.md, Arrays).
+#[derive(Clone, Debug)]
+pub(crate) struct HerdArray {
+    /// The relaxlab spelling.
+    pub name: String,
+    pub len: usize,
+    /// The size of a cell in bytes, from the element type.
+    pub cell: u8,
+    /// One value per cell, or `None`: every cell starts at 0, as in herd.
+    pub values: Option<Vec<i64>>,
+    /// The declaration in the herd text.
+    pub span: Span,
+}
+
 /// A translation in progress.
 #[derive(Debug, Default)]
 pub(crate) struct Out {
@@ -81,6 +96,8 @@ pub(crate) struct Out {
     pub trailers: Vec<String>,
     /// Registers whose initial value is an address (`0:EAX=x`).
     pub reg_addrs: Vec<RegAddr>,
+    /// The arrays of the init block, in order of declaration.
+    pub arrays: Vec<HerdArray>,
     /// The register a name in the init block or the condition stands for,
     /// when the architecture has aliases (`X86_64`: `0:EAX` is `rax`).
     pub reg_alias: Option<fn(&str) -> Option<&'static str>>,
@@ -98,6 +115,11 @@ impl Out {
             }
             None => self.locs.push((loc.to_string(), value.unwrap_or(0))),
         }
+    }
+
+    /// The array named `loc` (relaxlab spelling), if it is one.
+    pub(crate) fn array(&self, loc: &str) -> Option<&HerdArray> {
+        self.arrays.iter().find(|a| a.name == loc)
     }
 
     /// The relaxlab name of the register `herd` names in the init block or
@@ -140,6 +162,17 @@ impl Out {
         s.push_str("\n\ninit {");
         for (l, v) in &self.locs {
             let _ = write!(s, " {l} = {v};");
+        }
+        for a in &self.arrays {
+            match &a.values {
+                Some(v) => {
+                    let v: Vec<String> = v.iter().map(i64::to_string).collect();
+                    let _ = write!(s, " {}[{}] = {{{}}};", a.name, a.len, v.join(", "));
+                }
+                None => {
+                    let _ = write!(s, " {}[{}];", a.name, a.len);
+                }
+            }
         }
         s.push_str(" }\n");
         for th in &self.threads {

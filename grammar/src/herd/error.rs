@@ -65,6 +65,18 @@ pub enum HerdError {
         #[help]
         help: String,
     },
+    /// An array declared or used as herd7 refuses it too
+    /// (book: herd.md, Arrays).
+    #[error("{what}")]
+    #[diagnostic(code(relaxlab::herd::array))]
+    Array {
+        what: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: String,
+    },
     #[error("unknown macro `{name}`")]
     #[diagnostic(code(relaxlab::herd::unknown_macro))]
     UnknownMacro {
@@ -221,6 +233,20 @@ impl HerdError {
     }
 
     /// A construct outside the subset.
+    pub(crate) fn array(
+        what: impl Into<String>,
+        label: impl Into<String>,
+        span: Span,
+        help: impl Into<String>,
+    ) -> Self {
+        HerdError::Array {
+            what: what.into(),
+            span: at(span),
+            label: label.into(),
+            help: help.into(),
+        }
+    }
+
     pub(crate) fn unsupported(
         construct: impl Into<String>,
         span: Span,

@@ -35,6 +35,14 @@ use crate::ast::{
 
 /// Prints `test` as a herd C litmus test.
 pub fn to_herd_c(test: &Test) -> Result<String, HerdErrors> {
+    // herd7's C refuses atomic arrays and indexing in code.
+    if let Some(e) = test.init.iter().find(|e| e.array.is_some()) {
+        return Err(HerdErrors::new(vec![HerdError::unsupported(
+            format!("the array `{}`", e.loc.name),
+            e.span,
+            "herd's C reads no atomic array and no `t[i]` in code: declare one location per cell",
+        )]));
+    }
     let locs: Vec<&str> = test.init.iter().map(|e| e.loc.name.as_str()).collect();
     let mut errors = Vec::new();
     let atomic = atomicity(test, &locs);

@@ -179,8 +179,27 @@ impl Lowerer<'_> {
             f.observables(&mut named);
         }
         let filter_end = named.len();
+        // Cells the condition, the filter or `observe` name one by one.
+        let mut alone: Vec<LocId> = named
+            .iter()
+            .filter_map(|o| match o {
+                Observable::Loc(l) => Some(*l),
+                Observable::Reg(..) => None,
+            })
+            .collect();
         for item in &self.test.observe {
+            // A whole array: its cells, in order.
+            if let ObsItem::Loc(l) = item {
+                if let Some(&a) = self.array_ids.get(l.name.as_str()) {
+                    self.arrays[a].observed_whole = true;
+                    named.extend(self.arrays[a].cells.iter().map(|&c| Observable::Loc(c)));
+                    continue;
+                }
+            }
             if let Some(o) = self.observable(item) {
+                if let Observable::Loc(l) = o {
+                    alone.push(l);
+                }
                 named.push(o);
             }
         }
@@ -190,6 +209,15 @@ impl Lowerer<'_> {
             .filter(|o| !named[..shown].contains(o) && !named[filter_end..].contains(o))
             .copied()
             .collect();
+        for a in &mut self.arrays {
+            let mut cells: Vec<LocId> = Vec::new();
+            for l in &alone {
+                if a.cells.contains(l) && !cells.contains(l) {
+                    cells.push(*l);
+                }
+            }
+            a.observed_cells = cells;
+        }
         let mut out: Vec<Observable> = Vec::new();
         for o in named {
             if !out.contains(&o) {

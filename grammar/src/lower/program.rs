@@ -16,7 +16,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use relaxlab_semantics::ir::{
-    Atomicity, Condition, InstrId, LocId, Location, Program, Span, ThreadCode, ThreadId, ThreadKind,
+    Array, Atomicity, Condition, InstrId, LocId, Location, Program, Span, ThreadCode, ThreadId,
+    ThreadKind,
 };
 
 use crate::ast::{self, Stmt, StmtKind};
@@ -47,6 +48,9 @@ pub(super) struct Lowerer<'t> {
     pub(super) errors: Vec<Error>,
     pub(super) locations: Vec<Location>,
     pub(super) loc_ids: BTreeMap<&'t str, LocId>,
+    /// The arrays of `init`, their cells among `locations`.
+    pub(super) arrays: Vec<Array>,
+    pub(super) array_ids: BTreeMap<&'t str, usize>,
     pub(super) uses: Vec<Uses>,
     pub(super) slots: Vec<ThreadSlot<'t>>,
     /// The first slot of each thread name (looked up, never iterated).
@@ -73,6 +77,8 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
         errors: Vec::new(),
         locations: Vec::new(),
         loc_ids: BTreeMap::new(),
+        arrays: Vec::new(),
+        array_ids: BTreeMap::new(),
         uses: Vec::new(),
         slots: Vec::new(),
         slot_ids: BTreeMap::new(),
@@ -116,6 +122,7 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
     Ok(Program {
         c: None,
         herd_reading: None,
+        arrays: l.arrays,
         name: test.name.name.clone(),
         doc: test.doc.clone(),
         locations: l.locations,
@@ -130,18 +137,32 @@ pub(crate) fn lower(test: &ast::Test) -> Result<Program, Errors> {
 }
 
 impl<'t> Lowerer<'t> {
-    /// INIT: one location per entry, in order; a missing value is 0.
+    /// INIT: one location per entry, in order, and one per cell of an
+    /// array; a missing value is 0.
     fn declare_locations(&mut self) {
         for e in &self.test.init {
-            if let Some(&first) = self.loc_ids.get(e.loc.name.as_str()) {
+            let first = self
+                .loc_ids
+                .get(e.loc.name.as_str())
+                .map(|&l| self.locations[l.index()].span)
+                .or_else(|| {
+                    self.array_ids
+                        .get(e.loc.name.as_str())
+                        .map(|&a| self.locations[self.arrays[a].cells[0].index()].span)
+                });
+            if let Some(first) = first {
                 self.errors.push(
                     LowerError::DuplicateLocation {
                         name: e.loc.name.clone(),
                         span: sspan(e.loc.span),
-                        first: sspan(self.locations[first.index()].span),
+                        first: sspan(first),
                     }
                     .into(),
                 );
+                continue;
+            }
+            if let Some(array) = &e.array {
+                self.declare_array(e, array);
                 continue;
             }
             self.loc_ids
@@ -154,6 +175,35 @@ impl<'t> Lowerer<'t> {
             });
             self.uses.push(Uses::default());
         }
+    }
+
+    /// An array: one location per cell, named `t[0]`, `t[1]`, ...
+    fn declare_array(&mut self, e: &'t ast::InitEntry, array: &'t ast::ArrayInit) {
+        let mut cells = Vec::with_capacity(array.len);
+        for (i, cell) in array.cells.iter().enumerate() {
+            let id = LocId::new(self.locations.len());
+            self.loc_ids.insert(cell.as_str(), id);
+            cells.push(id);
+            self.locations.push(Location {
+                name: cell.clone(),
+                init: array
+                    .values
+                    .as_ref()
+                    .and_then(|v| v.get(i).copied())
+                    .unwrap_or(0),
+                atomicity: Atomicity::Atomic,
+                span: e.loc.span,
+            });
+            self.uses.push(Uses::default());
+        }
+        self.array_ids
+            .insert(e.loc.name.as_str(), self.arrays.len());
+        self.arrays.push(Array {
+            name: e.loc.name.clone(),
+            cells,
+            observed_whole: false,
+            observed_cells: Vec::new(),
+        });
     }
 
     /// THREAD TABLE: top-level threads, then forks in source order. Every
@@ -250,8 +300,52 @@ impl<'t> Lowerer<'t> {
         self.loc_ids.get(name).copied()
     }
 
-    /// An undeclared location, with "did you mean".
+    /// An undeclared location, with "did you mean"; a whole array where a
+    /// location is needed, a cell past an array's end, and a cell of a
+    /// name that is no array are each told so.
     pub(super) fn undeclared(&mut self, ident: &ast::Ident) {
+        if let Some(&a) = self.array_ids.get(ident.name.as_str()) {
+            let n = self.arrays[a].cells.len();
+            self.errors.push(
+                LowerError::WholeArray {
+                    name: ident.name.clone(),
+                    span: sspan(ident.span),
+                    help: format!(
+                        "name one of its {n} cells, `{0}[0]` to `{0}[{1}]`; `observe {{ {0}; }}` shows the whole array",
+                        ident.name,
+                        n - 1
+                    ),
+                }
+                .into(),
+            );
+            return;
+        }
+        if let Some((base, _)) = ident.name.split_once('[') {
+            let help = match self.array_ids.get(base) {
+                Some(&a) => {
+                    let n = self.arrays[a].cells.len();
+                    format!(
+                        "array `{base}` has {n} cells: `{base}[0]` to `{base}[{}]`",
+                        n - 1
+                    )
+                }
+                None if self.loc_ids.contains_key(base) => {
+                    format!("`{base}` is a location, not an array: name it alone, `{base}`")
+                }
+                None => format!(
+                    "declare the array in the init block: `init {{ {base}[2] = {{0, 0}}; }}`"
+                ),
+            };
+            self.errors.push(
+                LowerError::NoSuchCell {
+                    name: ident.name.clone(),
+                    span: sspan(ident.span),
+                    help,
+                }
+                .into(),
+            );
+            return;
+        }
         let names: Vec<&str> = self.locations.iter().map(|l| l.name.as_str()).collect();
         let help = crate::diag::did_you_mean(&ident.name, names, || {
             format!(

@@ -284,6 +284,7 @@ fn test_strategy() -> impl Strategy<Value = Test> {
                 .map(|(loc, value)| InitEntry {
                     loc,
                     value,
+                    array: None,
                     span: Span::default(),
                     trivia: Trivia::default(),
                 })

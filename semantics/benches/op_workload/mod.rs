@@ -73,5 +73,6 @@ pub fn ring(threads: usize, ops: usize, locs: usize) -> Program {
         expectations: Vec::new(),
         c: None,
         herd_reading: None,
+        arrays: Vec::new(),
     }
 }

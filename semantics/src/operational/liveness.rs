@@ -157,6 +157,7 @@ mod tests {
             expectations: Vec::new(),
             c: None,
             herd_reading: None,
+            arrays: Vec::new(),
         }
     }
 

@@ -397,6 +397,7 @@ pub(crate) fn lower(
             unroll: sem.unroll,
         })),
         herd_reading: None,
+        arrays: Vec::new(),
     })
 }
 

@@ -44,7 +44,10 @@
 //! thread runs: the base holds the address of a location from the init
 //! block (`0:EAX=x`), the index an integer, and the thread writes neither.
 //! Then the operand is that location, provided the offset is 0 (relaxlab
-//! locations hold one integer). Any other indirect operand is refused.
+//! locations hold one integer); or, when the base holds the address of an
+//! array (`0:rax=t`), the cell the offset lands on ([`array_cell`]): with
+//! cells of 8 bytes, `8(%rax)` and `0(%rax,%rbx,8)` with `rbx` 1 are
+//! `t[1]`. `(t)` is `t[0]`. Any other indirect operand is refused.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -54,7 +57,7 @@ use super::att;
 use super::flow::{Step, Test};
 use super::instr::{Alu, Cond, Instr, Op, Syntax};
 use super::operand::{Mem, Operand};
-use crate::herd::emit::Out;
+use crate::herd::emit::{HerdArray, Out};
 use crate::herd::error::HerdError;
 
 /// The registers that hold herd's flags in one thread, when live.
@@ -128,6 +131,65 @@ pub(super) struct ThreadSem<'a> {
     pub sizes: &'a mut att::Sizes,
 }
 
+/// The cell of array `a` that an access of `size` bytes at `offset` bytes
+/// from its start reaches: the access must start at a cell, inside the
+/// array, and be no wider than a cell. herd7 refuses the first two (a
+/// "mixed-size test"), except a negative offset, which it reads as a
+/// location of its own outside the array; a wider access it reads as an
+/// access to the one cell, where the hardware reads the next cells too.
+fn array_cell(
+    a: &HerdArray,
+    offset: i64,
+    span: Span,
+    size: Option<u8>,
+) -> Result<String, HerdError> {
+    let cell = i64::from(a.cell);
+    let len = a.len as i64;
+    let last = len - 1;
+    if offset < 0 || offset >= len * cell {
+        return Err(HerdError::array(
+            format!("byte {offset} of the array `{}` is outside it", a.name),
+            "outside the array",
+            span,
+            format!(
+                "`{}` has {len} cells of {}, at offsets 0 to {} from its start",
+                a.name,
+                bytes(a.cell),
+                (len - 1) * cell
+            ),
+        ));
+    }
+    if offset % cell != 0 {
+        return Err(HerdError::array(
+            format!("byte {offset} of the array `{}` is inside a cell", a.name),
+            "not the start of a cell",
+            span,
+            format!(
+                "the cells of `{}` are {} each: address one at a multiple of {cell} bytes (cells 0 to {last})",
+                a.name,
+                bytes(a.cell)
+            ),
+        ));
+    }
+    if let Some(size) = size.filter(|&s| s > a.cell) {
+        return Err(HerdError::unsupported(
+            format!("an access of {} to the cells of {} of `{}`", bytes(size), bytes(a.cell), a.name),
+            span,
+            "an access wider than a cell reaches the next cells: relaxlab locations hold one integer; access a cell with its own size or less",
+        ));
+    }
+    Ok(format!("{}[{}]", a.name, offset / cell))
+}
+
+/// `1 byte`, `8 bytes`.
+fn bytes(n: u8) -> String {
+    if n == 1 {
+        "1 byte".to_string()
+    } else {
+        format!("{n} bytes")
+    }
+}
+
 /// One of herd's flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flag {
@@ -172,7 +234,10 @@ impl ThreadSem<'_> {
         out: &mut Out,
     ) -> Result<String, HerdError> {
         let loc = match mem {
-            Mem::Abs(x) => x.clone(),
+            Mem::Abs(x) => match out.array(x) {
+                Some(a) => array_cell(a, 0, span, size)?,
+                None => x.clone(),
+            },
             Mem::Indirect { base, index, disp } => {
                 let Some(loc) = self.addrs.get(&base.name).cloned() else {
                     return Err(HerdError::unsupported(
@@ -210,17 +275,23 @@ impl ThreadSem<'_> {
                         "relaxlab resolves an indirect operand before the thread runs: its registers must keep their initial values",
                     ));
                 }
-                if offset != 0 {
+                if let Some(a) = out.array(&loc) {
+                    array_cell(a, offset, span, size)?
+                } else if offset != 0 {
                     return Err(HerdError::unsupported(
                         format!("the address of `{loc}` plus {offset} bytes"),
                         span,
                         "relaxlab locations hold one integer: the offset must be 0",
                     ));
+                } else {
+                    loc
                 }
-                loc
             }
         };
-        out.declare(&loc, None);
+        // A cell (`t[1]`) is declared with its array.
+        if !loc.ends_with(']') {
+            out.declare(&loc, None);
+        }
         if let (Syntax::Att, Some(size)) = (self.syntax, size) {
             self.sizes.record(&loc, size, span)?;
         }

@@ -78,6 +78,7 @@ fn program(top: usize, forked: usize) -> Program {
         expectations: Vec::new(),
         c: None,
         herd_reading: None,
+        arrays: Vec::new(),
     }
 }
 

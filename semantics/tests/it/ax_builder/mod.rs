@@ -142,6 +142,7 @@ impl ProgramBuilder {
             expectations: vec![],
             c: None,
             herd_reading: None,
+            arrays: Vec::new(),
         }
     }
 }

@@ -106,6 +106,7 @@ impl Builder {
             expectations: Vec::new(),
             c: None,
             herd_reading: None,
+            arrays: Vec::new(),
         }
     }
 }

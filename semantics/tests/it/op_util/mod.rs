@@ -161,6 +161,7 @@ pub fn program(locs: &[&str], threads: Vec<T>) -> Program {
         expectations: Vec::new(),
         c: None,
         herd_reading: None,
+        arrays: Vec::new(),
     }
 }
 

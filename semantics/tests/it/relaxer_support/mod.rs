@@ -145,6 +145,7 @@ pub fn program(name: &str, locs: &[&str], threads: Vec<ThreadCode>) -> Program {
         expectations: vec![],
         c: None,
         herd_reading: None,
+        arrays: Vec::new(),
     }
 }
 

@@ -80,6 +80,7 @@ fn program() -> Program {
         expectations: Vec::new(),
         c: None,
         herd_reading: None,
+        arrays: Vec::new(),
     }
 }
 
