@@ -2,6 +2,12 @@
 //! `relaxlab serve`, which reads no file at run time: writes
 //! `$OUT_DIR/library.rs`, a sorted table of (path under `litmus/`,
 //! contents) with one `include_str!` per test.
+//!
+//! On Linux it also links the `relaxlab` binary as a position-dependent
+//! executable (`-no-pie`): a position-independent one of this size carries
+//! about 12,000 relocations that the dynamic loader applies at every start,
+//! writing to some forty pages of tables, which made a run on one small
+//! file spend more time starting than working (book: herd.md, Speed).
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +30,9 @@ fn main() {
     let litmus = root.join("litmus");
     println!("cargo:rerun-if-changed=litmus");
     println!("cargo:rerun-if-changed=build.rs");
+    if std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux") {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
     let mut files = Vec::new();
     walk(&litmus, &mut files);
     let mut entries: Vec<(String, PathBuf)> = files
