@@ -251,9 +251,9 @@ pub fn corpus(
             continue;
         }
         let file = crate::files::read(path)?;
-        match crate::load::program(&file) {
-            Ok(program) => {
-                for warning in crate::load::warnings(&file) {
+        match crate::load::program_and_warnings(&file) {
+            Ok((program, warnings)) => {
+                for warning in warnings {
                     io.report(&warning);
                 }
                 out.push((index, file, program))

@@ -237,8 +237,8 @@ impl Batch<'_> {
         }
         let loaded = files::read(path)
             .map_err(miette::Report::from)
-            .and_then(|file| load::program(&file).map(|p| (file, p)));
-        let (file, program) = match loaded {
+            .and_then(|file| load::program_and_warnings(&file).map(|p| (file, p)));
+        let (file, (program, warnings)) = match loaded {
             Ok(loaded) => loaded,
             Err(report) => {
                 out.pieces.push(Piece::Report(report));
@@ -246,7 +246,7 @@ impl Batch<'_> {
                 return out;
             }
         };
-        for warning in load::warnings(&file) {
+        for warning in warnings {
             out.pieces.push(Piece::Report(warning));
         }
         let jobs = self
