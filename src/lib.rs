@@ -28,7 +28,9 @@ pub mod values;
 
 use std::io::Write;
 
-use clap::Parser;
+use std::ffi::OsString;
+
+use clap::{Args, FromArgMatches, Parser};
 
 pub use exit::Exit;
 
@@ -52,6 +54,27 @@ impl Io<'_> {
     }
 }
 
+/// Parses the command line (`args[0]` is the program name). clap builds
+/// the arguments of every subcommand before it parses, and that was the
+/// largest part of relaxlab's own start-up. So `relaxlab run ...`, the
+/// command batches run, is first parsed by a command that knows `run`
+/// alone, whose arguments are those of `run` in the whole command (clap
+/// builds them by the same `RunArgs::augment_args`); anything it does not
+/// accept as it is (help, version, a mistake) is parsed again by the whole
+/// command, which answers as it always did.
+fn parse_args(args: Vec<OsString>) -> Result<cli::Cli, clap::Error> {
+    if args.get(1).is_some_and(|a| a == "run") {
+        let run_alone = clap::Command::new("relaxlab")
+            .subcommand(cli::RunArgs::augment_args(clap::Command::new("run")));
+        if let Ok(matches) = run_alone.try_get_matches_from(&args) {
+            if let Ok(cli) = cli::Cli::from_arg_matches(&matches) {
+                return Ok(cli);
+            }
+        }
+    }
+    cli::Cli::try_parse_from(args)
+}
+
 /// Runs relaxlab with `args` (the first is the program name) and returns
 /// its exit status.
 pub fn run_cli<I, T>(args: I, io: &mut Io<'_>) -> Exit
@@ -59,7 +82,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match cli::Cli::try_parse_from(args) {
+    let cli = match parse_args(args.into_iter().map(Into::into).collect()) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() {
@@ -100,6 +123,39 @@ where
         Err(report) => {
             io.report(&report);
             Exit::InputError
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command that knows `run` alone parses what the whole command
+    /// parses, to the same values, and leaves the rest to it.
+    #[test]
+    fn run_parsed_alone_is_run_parsed_by_the_whole_command() {
+        let lines = [
+            "run a.litmus",
+            "run a.litmus b.litmus --model sc,tso --witness",
+            "run a.litmus --axiomatic tso --format herd",
+            "run - --cat x.cat --cat-path d --jobs 1",
+            "run a.litmus --conf linux-kernel.cfg --timeout 60",
+            "run a.litmus --model tso --sample 1000 --seed 7",
+            "run a.litmus --jobs many",
+            "run --help",
+            "run --version",
+            "run",
+            "runs a.litmus",
+        ];
+        for line in lines {
+            let args: Vec<OsString> = std::iter::once("relaxlab")
+                .chain(line.split(' '))
+                .map(OsString::from)
+                .collect();
+            let fast = parse_args(args.clone()).map_err(|e| e.render().to_string());
+            let whole = cli::Cli::try_parse_from(args).map_err(|e| e.render().to_string());
+            assert_eq!(format!("{fast:?}"), format!("{whole:?}"), "{line:?}");
         }
     }
 }
