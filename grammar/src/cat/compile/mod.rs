@@ -246,15 +246,8 @@ impl Compiler<'_> {
             self.preludes.push((id, Rc::new(parse(id, text)?.body)));
         }
         // stdlib, cos and cross run before every model; cos-opt (which
-        // chooses co) only where a model includes it.
-        let id = self.files.len() as u32;
-        self.files.push((
-            "<prelude>".into(),
-            "relaxlab prelude (cos-opt.cat)".into(),
-            PRELUDE_COS_OPT.into(),
-        ));
-        self.preludes
-            .push((id, Rc::new(parse(id, PRELUDE_COS_OPT)?.body)));
+        // chooses co) only where a model includes it, and is read then
+        // ([`Compiler::run_prelude`]).
         for k in 0..3 {
             self.run_prelude(k, &mut env)?;
         }
@@ -299,8 +292,21 @@ impl Compiler<'_> {
         Ok(model)
     }
 
-    /// Runs part `k` of the prelude (stdlib, cos, cross) in `env`.
+    /// Runs part `k` of the prelude (stdlib, cos, cross, cos-opt) in
+    /// `env`. cos-opt is read the first time a model includes it: most
+    /// models never do, and reading it cost as much as compiling a small
+    /// model.
     fn run_prelude(&mut self, k: usize, env: &mut Env) -> Result<(), Fail> {
+        if k == self.preludes.len() && k == 3 {
+            let id = self.files.len() as u32;
+            self.files.push((
+                "<prelude>".into(),
+                "relaxlab prelude (cos-opt.cat)".into(),
+                PRELUDE_COS_OPT.into(),
+            ));
+            self.preludes
+                .push((id, Rc::new(parse(id, PRELUDE_COS_OPT)?.body)));
+        }
         let (id, body) = self.preludes[k].clone();
         self.stack.push(id as usize);
         let result = self.instructions(&body, env);

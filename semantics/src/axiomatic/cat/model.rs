@@ -17,7 +17,6 @@
 //! (`super::schedule`) that computes each node the first time a check
 //! needs it.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::schedule::{schedule, Schedule};
@@ -567,7 +566,9 @@ impl std::error::Error for BuildError {}
 #[derive(Debug, Default)]
 pub struct CatBuilder {
     nodes: Vec<Node>,
-    interned: HashMap<Op, NodeId>,
+    /// Each operation's node. Only looked up, never iterated: Fx hashing
+    /// (no random seed) cannot change a model.
+    interned: rustc_hash::FxHashMap<Op, NodeId>,
     groups: Vec<RecGroup>,
     stmts: Vec<Stmt>,
     withs: u32,
