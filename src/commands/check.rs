@@ -200,14 +200,14 @@ pub fn check(args: &CheckArgs, io: &mut Io<'_>) -> Outcome {
             }
             match files::read(path) {
                 Ok(file) => {
-                    let result = check_file(
+                    let (result, warnings) = check_file(
                         &file,
                         &settings,
                         only.as_deref(),
                         &cats,
                         herd_model.as_ref(),
                     );
-                    (file.path.clone(), load::warnings(&file), result)
+                    (file.path.clone(), warnings, result)
                 }
                 Err(e) => (shown, Vec::new(), FileResult::Error(e.into())),
             }
@@ -448,18 +448,34 @@ fn check_file(
     only: Option<&[ModelKey]>,
     cats: &CatContext,
     herd_model: Option<&crate::cat::CatFile>,
-) -> FileResult {
-    let program = match load::program(file) {
-        Ok(p) => p,
+) -> (FileResult, Vec<miette::Report>) {
+    // The file is translated and parsed once for the program and its
+    // warnings; a file that does not load still gets the warnings of its
+    // syntax tree, if it has one.
+    let (program, warnings) = match load::program_and_warnings(file) {
+        Ok(loaded) => loaded,
         Err(report) if herd_model.is_none() && names_a_kernel_macro(&report) => {
-            return FileResult::NeedsConf(
-                "a kernel test (it names a macro of herd's .def file): check it with \
-                 --conf linux-kernel.cfg"
-                    .to_string(),
-            )
+            let why = "a kernel test (it names a macro of herd's .def file): check it with \
+                       --conf linux-kernel.cfg";
+            return (FileResult::NeedsConf(why.to_string()), load::warnings(file));
         }
-        Err(report) => return FileResult::Error(report),
+        Err(report) => return (FileResult::Error(report), load::warnings(file)),
     };
+    (
+        judge_file(file, &program, settings, only, cats, herd_model),
+        warnings,
+    )
+}
+
+/// What the runs of a loaded file say of its expectations.
+fn judge_file(
+    file: &files::SourceFile,
+    program: &relaxlab_semantics::ir::Program,
+    settings: &Settings,
+    only: Option<&[ModelKey]>,
+    cats: &CatContext,
+    herd_model: Option<&crate::cat::CatFile>,
+) -> FileResult {
     let mut by_model: BTreeMap<ModelKey, Vec<&Expectation>> = BTreeMap::new();
     for e in &program.expectations {
         if only.is_none_or(|keys| keys.contains(&e.model)) {

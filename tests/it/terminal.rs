@@ -768,16 +768,28 @@ fn a_run_of_several_files_shows_a_line_counting_them_and_erases_it() {
     }
 }
 
+/// The screen of a batch of [`BATCH`]'s three files that Ctrl-C stops
+/// once the first is printed: it exits with 130 and leaves no progress
+/// line behind.
+fn batch_stopped_by_ctrl_c(args: &[&str]) -> String {
+    let mut session = Session::start_in(60, args);
+    session.wait_for("1/3 files (");
+    let (code, screen) = session.ctrl_c(Duration::ZERO);
+    assert_eq!(code, 130, "{screen}");
+    assert_eq!(
+        lines_left_on(&screen, 60, FILES_LINE),
+        Vec::<String>::new(),
+        "{screen:?}"
+    );
+    screen
+}
+
 #[test]
 fn ctrl_c_stops_a_run_of_several_files_after_the_files_it_started() {
     let mut args = vec!["run"];
     args.extend(BATCH);
     args.extend(["--model", "tso", "--reduction", "none", "-j", "1"]);
-    let mut session = Session::start_in(60, &args);
-    session.wait_for("1/3 files (");
-    let (code, screen) = session.ctrl_c(Duration::ZERO);
-    assert_eq!(code, 130, "{screen}");
-    let text = &screen;
+    let text = &batch_stopped_by_ctrl_c(&args);
     assert!(text.contains("SB under tso"), "{text}");
     assert!(
         text.contains("IRIW3x3 under tso") && text.contains("PARTIAL: interrupted (Ctrl-C)"),
@@ -786,11 +798,6 @@ fn ctrl_c_stops_a_run_of_several_files_after_the_files_it_started() {
     // One worker: MP had not started.
     assert!(!text.contains("MP under"), "{text}");
     assert!(text.contains("relaxlab: interrupted (Ctrl-C)"), "{text}");
-    assert_eq!(
-        lines_left_on(&screen, 60, FILES_LINE),
-        Vec::<String>::new(),
-        "{screen:?}"
-    );
 }
 
 #[test]
@@ -798,11 +805,7 @@ fn check_of_several_files_counts_them_and_stops_at_ctrl_c() {
     let mut args = vec!["check"];
     args.extend(BATCH);
     args.extend(["--only", "sc,tso", "--reduction", "none", "-j", "1"]);
-    let mut session = Session::start_in(60, &args);
-    session.wait_for("1/3 files (");
-    let (code, screen) = session.ctrl_c(Duration::ZERO);
-    assert_eq!(code, 130, "{screen}");
-    let text = &screen;
+    let text = &batch_stopped_by_ctrl_c(&args);
     assert!(text.contains("ok    litmus/classic/SB.litmus"), "{text}");
     // IRIW3x3's run is cut short: it is neither passed nor failed.
     assert!(
@@ -813,17 +816,9 @@ fn check_of_several_files_counts_them_and_stops_at_ctrl_c() {
     assert!(text.contains("1 passed, 0 failed, 1 cut"), "{text}");
     assert!(text.contains("interrupted (Ctrl-C)"), "{text}");
     assert!(!text.contains("MP.litmus"), "{text}");
-    assert_eq!(
-        lines_left_on(&screen, 60, FILES_LINE),
-        Vec::<String>::new(),
-        "{screen:?}"
-    );
     // The same in JSON: the file's status says it.
     args.extend(["--format", "json"]);
-    let mut session = Session::start_in(60, &args);
-    session.wait_for("1/3 files (");
-    let (code, screen) = session.ctrl_c(Duration::ZERO);
-    assert_eq!(code, 130, "{screen}");
+    let screen = batch_stopped_by_ctrl_c(&args);
     let text: String = screen.split_whitespace().collect();
     assert!(
         text.contains(r#""file":"litmus/bench/bench-IRIW3x3.litmus","status":"interrupted""#),
