@@ -488,7 +488,7 @@ fn judge_file(
     // Whether Ctrl-C cut a run short: its expectations are not judged.
     let mut cut = false;
     for (key, entries) in by_model {
-        if let Err(report) = load::check_model(&program, key, file) {
+        if let Err(report) = load::check_model(program, key, file) {
             problems.push(format!(
                 "{key}: the program is outside this model: {report}"
             ));
@@ -511,7 +511,7 @@ fn judge_file(
             }
             _ => settings,
         };
-        let table = match engine::run(&program, key, settings) {
+        let table = match engine::run(program, key, settings) {
             Ok(t) => t,
             Err(e) => {
                 problems.push(format!("{key}: {e}"));
@@ -531,13 +531,13 @@ fn judge_file(
         }
     }
     if only.is_none() {
-        match check_cats(file, &program, settings, cats, &mut problems, &mut cut) {
+        match check_cats(file, program, settings, cats, &mut problems, &mut cut) {
             Ok(n) => count += n,
             Err(report) => return FileResult::BadModel(report),
         }
         if let (Some(cat), Some(stated)) = (herd_model, herd_result(file)) {
             count += 1;
-            match judge_herd_result(&program, cat, &stated, settings) {
+            match judge_herd_result(program, cat, &stated, settings) {
                 Judged::Holds => {}
                 Judged::Problem(problem) => problems.push(problem),
                 Judged::Cut => cut = true,
