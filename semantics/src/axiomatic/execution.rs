@@ -240,6 +240,11 @@ pub struct Execution {
     /// ...`): herd7's `FW`, chosen with `rf`; `None` when `co` is the
     /// candidate's, whose last writes are the final ones.
     pub fw: Option<EventSet>,
+    /// The reads that also write: herd7's one-event read-modify-writes,
+    /// in the view of an execution a C cat model that never reads `rmw`
+    /// judges (book: cat.md, One event per read-modify-write). Empty in
+    /// every execution the engines build.
+    pub updates: EventSet,
 }
 
 impl Execution {

@@ -569,6 +569,7 @@ fn layout(r: &Replay) -> Result<Layout, LiftError> {
         sc: None,
         deps: None,
         fw: None,
+        updates: 0,
         events,
     };
     let mut l = Layout { exec, index };

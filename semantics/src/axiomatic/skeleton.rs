@@ -457,6 +457,7 @@ pub(crate) fn build_skeleton(
             sc: None,
             deps: deps.map(Box::new),
             fw: None,
+            updates: 0,
         },
         regs,
         failures,

@@ -138,12 +138,13 @@ pub fn compile_with(
     }
 }
 
-/// The warning for a model none of whose checks reaches `rmw`: a
-/// read-modify-write is a read and a write joined by `rmw` in relaxlab's
-/// executions (herd7's classic C11 models, `c11_base.cat`, take it as one
-/// event in `R & W`), so nothing in such a model stops another thread's
-/// write from falling between the two: it admits outcomes no RMW gives.
-/// Labelled on the title line.
+/// The warning for a model that reads `rmw` in no check, and does not
+/// judge read-modify-writes as one event (a C model that never reads
+/// `rmw` does: book: cat.md, One event per read-modify-write): a
+/// read-modify-write is then a read and a write joined by `rmw`, so
+/// nothing in such a model stops another thread's write from falling
+/// between the two: it admits outcomes no RMW gives. Labelled on the
+/// title line.
 fn rmw_unused(text: &str) -> Fail {
     let first = text.lines().next().unwrap_or("");
     let len = first.trim_end().len();
@@ -152,7 +153,7 @@ fn rmw_unused(text: &str) -> Fail {
         Span::new(1, 0, len),
         "no check of this model uses `rmw`, so it does not keep read-modify-writes atomic",
         "this model",
-        "relaxlab's RMWs are a read and a write joined by `rmw` (herd7's classic C11 models take an RMW as one event in R & W): state atomicity with it over the model's coherence order, as herd7's x86tso.cat and rc11.cat do with `empty rmw & (fre; coe)`",
+        "this model sees an RMW as a read and a write joined by `rmw` (book: cat.md, One event per read-modify-write): state atomicity with it over the model's coherence order, as herd7's x86tso.cat does with `empty rmw & (fre; coe)`",
     )
 }
 
@@ -275,7 +276,7 @@ impl Compiler<'_> {
                 "split the model or use fewer `let rec` groups",
             )
         })?;
-        if !model.checks_use(RelPrim::Rmw) {
+        if !model.checks_use(RelPrim::Rmw) && !model.one_event_rmws() {
             self.warnings.push(rmw_unused(&root.text));
         }
         if let Some(span) = self.with_co {

@@ -37,6 +37,7 @@
 
 use super::deps::{dependencies, Deps};
 use super::model::{CatModel, Check, CheckKind, Choice, Kind, NodeId, Op, Stmt, Test};
+use super::one_event::{one_event_view, OneEventView};
 use super::prims;
 use super::rows::{self, bit, full, members};
 use super::schedule::Step;
@@ -152,6 +153,11 @@ pub struct Machine<'m> {
     diverged: bool,
     /// The `with` choices of the first accepted execution, for pictures.
     first_vars: Vec<(NodeId, Vec<u128>)>,
+    /// The model judges C11 read-modify-writes as one event
+    /// ([`CatModel::one_event_rmws`]), and the view of the execution last
+    /// judged so, if it had one.
+    one_event: bool,
+    view: Option<OneEventView>,
 }
 
 /// What [`Machine::copy_into`] did to the unknown it updated.
@@ -198,12 +204,37 @@ impl<'m> Machine<'m> {
             tags_of: usize::MAX,
             diverged: false,
             first_vars: Vec::new(),
+            one_event: model.one_event_rmws(),
+            view: None,
         }
     }
 
     /// Judges `ex`, an execution of `program` (the program the model
     /// judges: see [`crate::axiomatic::prepare_judge`]).
     pub fn judge(&mut self, program: &Program, ex: &Execution) -> Verdict {
+        // herd7's C semantics makes a C11 read-modify-write one event; the
+        // Linux kernel's (herd's C semantics in relaxlab: `Program::c`)
+        // are a read and a write in herd7 too.
+        self.view = match self.one_event && program.c.is_none() {
+            true => one_event_view(program, ex, self.model.needs_deps),
+            false => None,
+        };
+        let Some(view) = self.view.take() else {
+            return self.judge_execution(program, ex);
+        };
+        let mut verdict = self.judge_execution(program, &view.exec);
+        if let Verdict::Accepted(acc) = &mut verdict {
+            for f in &mut acc.fired {
+                for p in &mut f.pairs {
+                    *p = view.back(p.0, p.1);
+                }
+            }
+        }
+        self.view = Some(view);
+        verdict
+    }
+
+    fn judge_execution(&mut self, program: &Program, ex: &Execution) -> Verdict {
         self.start(program, ex);
         let model = self.model;
         let run = self.run(ex, &model.schedule.steps, 0);
@@ -224,6 +255,19 @@ impl<'m> Machine<'m> {
     /// The shown relations of the execution last accepted by
     /// [`Machine::judge`] (a shown set as the identity on it).
     pub fn shown(&mut self, ex: &Execution) -> Vec<(String, Relation)> {
+        let Some(view) = self.view.take() else {
+            return self.shown_on(ex);
+        };
+        let shown = self
+            .shown_on(&view.exec)
+            .into_iter()
+            .map(|(name, r)| (name, view.relation_back(&r, ex.len())))
+            .collect();
+        self.view = Some(view);
+        shown
+    }
+
+    fn shown_on(&mut self, ex: &Execution) -> Vec<(String, Relation)> {
         let model = self.model;
         // The search went on past the first accepted choice: put its
         // choices back and compute everything again.

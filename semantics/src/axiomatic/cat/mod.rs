@@ -6,6 +6,7 @@
 mod deps;
 mod machine;
 mod model;
+mod one_event;
 mod prims;
 mod rows;
 mod schedule;

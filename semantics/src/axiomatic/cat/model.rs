@@ -493,6 +493,26 @@ impl CatModel {
         self.reaches(roots, prim)
     }
 
+    /// Does the model judge C11 read-modify-writes as herd7's C semantics
+    /// makes them, one event in `R & W`?
+    /// (book: cat.md, One event per read-modify-write.)
+    /// A model of the C architecture that never reads
+    /// `rmw` (in a check, a `with`, a flag or a `show`) does; one that
+    /// reads it is written for relaxlab's read and write joined by `rmw`.
+    pub fn one_event_rmws(&self) -> bool {
+        if self.arch != Arch::C {
+            return false;
+        }
+        let mut roots: Vec<NodeId> = self.shows.iter().map(|(_, n)| *n).collect();
+        for stmt in &self.stmts {
+            match stmt {
+                Stmt::Check(c) => roots.push(c.node),
+                Stmt::With { from, .. } => roots.extend(from.operands()),
+            }
+        }
+        !self.reaches(roots, RelPrim::Rmw)
+    }
+
     /// Does a check or a `with` use the candidate's coherence order (the
     /// primitive `co`, which a model that chooses `co` must not read)?
     pub fn uses_candidate_co(&self) -> bool {

@@ -23,7 +23,7 @@ pub(crate) fn set(ex: &Execution, p: SetPrim, tag_bits: &[u64]) -> u128 {
     match p {
         SetPrim::All => full(ex.len()),
         SetPrim::Reads => set_of(ex, Event::is_read),
-        SetPrim::Writes => set_of(ex, Event::is_write),
+        SetPrim::Writes => set_of(ex, Event::is_write) | ex.updates,
         SetPrim::Memory => set_of(ex, |e| e.loc().is_some()),
         SetPrim::Fences => set_of(ex, |e| {
             matches!(e.kind, EventKind::Fence(_) | EventKind::TaggedFence)
@@ -34,20 +34,22 @@ pub(crate) fn set(ex: &Execution, p: SetPrim, tag_bits: &[u64]) -> u128 {
         SetPrim::Final => match ex.fw {
             Some(fw) => fw,
             None => {
-                let writes = set_of(ex, Event::is_write);
+                let writes = set_of(ex, Event::is_write) | ex.updates;
                 super::rows::members(writes)
                     .filter(|&w| ex.co.row(w) == 0)
                     .fold(0, |acc, w| acc | bit(w))
             }
         },
         SetPrim::Branches => 0,
-        // herd7's RMW: the events of read-modify-writes, a failed one's
-        // read included (relaxlab's CAS has none: its failed read is not
-        // in RMW, as herd's C11 failed CAS read is not).
+        // herd7's RMW: the events of read-modify-writes (one event each
+        // in the view of `one_event`), a failed one's read included
+        // (relaxlab's CAS has none: its failed read is not in RMW, as
+        // herd's C11 failed CAS read is not).
         SetPrim::Rmw => {
-            ex.rmw
-                .pairs()
-                .fold(0, |acc, (r, w)| acc | bit(r.index()) | bit(w.index()))
+            ex.updates
+                | ex.rmw
+                    .pairs()
+                    .fold(0, |acc, (r, w)| acc | bit(r.index()) | bit(w.index()))
                 | set_of(ex, |e| {
                     matches!(
                         e.kind,

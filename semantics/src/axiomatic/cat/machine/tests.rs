@@ -62,6 +62,7 @@ fn execution(x_writes: usize) -> (Execution, Vec<usize>, Vec<usize>) {
         sc: None,
         deps: None,
         fw: None,
+        updates: 0,
     };
     (ex, xs, ys)
 }
