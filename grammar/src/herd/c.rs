@@ -21,7 +21,10 @@
 //! The CAS row follows herd (and C11 §29.6.5p21): the call returns whether
 //! it succeeded, and on failure writes the value it read into `e`; on
 //! success that value equals `e`, so `e = t` is right in both cases. The
-//! weak CAS never fails spuriously here, as in herd. When `expected` is a
+//! weak CAS is read as the strong one: it never fails spuriously here,
+//! where herd7 lets it fail whatever it reads.
+//! (book: herd.md, Where relaxlab and herd7 differ.)
+//! When `expected` is a
 //! shared location (a pointer parameter passed as is), herd's C semantics
 //! reads it non-atomically before the operation and writes it
 //! non-atomically on failure only; so does the translation. When `y` is
