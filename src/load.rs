@@ -63,7 +63,9 @@ pub fn program_and_warnings(file: &SourceFile) -> Result<(Program, Vec<Report>),
                 return match kernel(&file.text) {
                     Ok(p) => Ok((p, Vec::new())),
                     // A kernel test read without its macro file: say so.
-                    Err(e) if e.names_a_macro() => Err(report(e, &file.path, &file.text)),
+                    Err(e) if e.names_a_macro() || e.is_about_an_array() => {
+                        Err(report(e, &file.path, &file.text))
+                    }
                     Err(_) => Err(first),
                 };
             }

@@ -713,6 +713,11 @@ impl Program {
     pub fn value_text(&self, v: Value) -> String {
         if self.c.is_some() {
             if let Some(l) = crate::csem::location_at(v, self.locations.len()) {
+                // An array's address is its first cell's, printed as
+                // herd7 prints it: the array's name.
+                if let Some(a) = self.arrays.iter().find(|a| a.cells.first() == Some(&l)) {
+                    return a.name.clone();
+                }
                 return self.locations[l.index()].name.clone();
             }
         }

@@ -99,8 +99,10 @@ pub(super) fn entries(program: &Program) -> Vec<Entry> {
                 Key::Global(&a.name),
                 Entry {
                     prefix: format!("{}=", a.name),
+                    // herd7 prints an array of one cell as its value,
+                    // `t=2;`, without braces.
+                    array: cols.len() > 1,
                     cols,
-                    array: true,
                 },
             ));
         }

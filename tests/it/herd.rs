@@ -270,6 +270,91 @@ fn arrays_are_locations_every_model_agrees_on() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// herd's C arrays (book: herd.md, Arrays) read the same through every
+/// path: on each test of `tests/herd/recorded/c-arrays` that the
+/// translation reads, the built-in `ax.rc11` and the herd-style
+/// `tests/cat/herdlike/rc11.cat` print the same herd output, and so does
+/// the test printed in relaxlab's syntax; the tests with pointers, which
+/// only herd's C semantics reads, are refused by the built-in model and
+/// give the same output under `cat/rc11.cat` and the herd-style file.
+#[test]
+fn c_arrays_read_the_same_through_every_path() {
+    let tmp = std::env::temp_dir().join(format!("relaxlab-c-arrays-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let files = support::litmus_files("tests/herd/recorded/c-arrays");
+    assert!(files.len() >= 10);
+    let run = |file: &str, model: &[&str]| {
+        let mut args = vec!["run", file];
+        args.extend_from_slice(model);
+        args.extend_from_slice(&["--format", "herd"]);
+        relaxlab(&args)
+    };
+    let mut pointers = 0;
+    for path in files {
+        let rel = support::relative(&path);
+        let (code, herdlike, err) = run(&rel, &["--cat", "tests/cat/herdlike/rc11.cat"]);
+        assert_eq!(code, 0, "{rel}: {err}");
+        let (fmt_code, translated, _) = relaxlab(&["fmt", "--to", "relaxlab", &rel]);
+        if fmt_code != 0 {
+            pointers += 1;
+            let (code, _, err) = run(&rel, &["--axiomatic", "rc11"]);
+            assert_eq!(code, 2, "{rel}: {err}");
+            let (code, cat, err) = run(&rel, &["--cat", "cat/rc11.cat"]);
+            assert_eq!(code, 0, "{rel}: {err}");
+            // The two files name their race flags differently.
+            let unflagged = |s: &str| -> Vec<String> {
+                s.lines()
+                    .filter(|l| !l.starts_with("Flag ") && *l != "Ok" && *l != "Undef")
+                    .map(str::to_string)
+                    .collect()
+            };
+            assert_eq!(
+                unflagged(&cat),
+                unflagged(&herdlike),
+                "{rel}: cat/rc11.cat and the herd-style rc11.cat"
+            );
+            continue;
+        }
+        let (code, builtin, err) = run(&rel, &["--axiomatic", "rc11"]);
+        assert_eq!(code, 0, "{rel}: {err}");
+        assert_eq!(
+            builtin, herdlike,
+            "{rel}: ax.rc11 and the herd-style rc11.cat"
+        );
+        let copy = tmp.join(path.file_name().unwrap());
+        std::fs::write(&copy, &translated).unwrap();
+        let (code, again, err) = run(&copy.to_string_lossy(), &["--axiomatic", "rc11"]);
+        assert_eq!(code, 0, "{rel}: {err}");
+        assert_eq!(again, builtin, "{rel}: {translated}");
+    }
+    assert_eq!(pointers, 3);
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Arithmetic on an array's address, which herd7 refuses (`*(y+1)`) or
+/// reads as a location outside the array (`int *r = y+1;`), is refused by
+/// herd's C semantics in relaxlab, with and without the kernel's macros.
+#[test]
+fn arithmetic_on_a_c_arrays_address_is_refused() {
+    for file in ["c-array-arithmetic", "c-array-pointer-arithmetic"] {
+        let rel = format!("tests/herd/bad/{file}.litmus");
+        for conf in [None, Some("cat/linux/linux-kernel.cfg")] {
+            let mut args = vec!["run", rel.as_str()];
+            if let Some(c) = conf {
+                args.extend_from_slice(&["--conf", c]);
+            }
+            let (code, _, err) = relaxlab(&args);
+            assert_eq!(code, 2, "{rel}: {err}");
+            assert!(err.contains("relaxlab::herd::array"), "{rel}: {err}");
+            assert!(
+                err.contains("arithmetic on the address of the array `y`"),
+                "{rel}: {err}"
+            );
+            assert!(err.contains("herd.md, Arrays"), "{rel}: {err}");
+        }
+    }
+}
+
 /// The herd C tests with mixed atomicity: a location accessed both
 /// atomically and non-atomically (how each verdict follows from RC11 is
 /// written in the test file).

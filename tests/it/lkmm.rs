@@ -6,7 +6,8 @@
 //! - herdtools7's `catalogue/linux` (79 tests, `tests/lkmm/catalogue/`,
 //!   with herd7's recorded outputs) prints exactly what herd7 printed,
 //!   `Time` and `Hash` lines aside, and so does one test per primitive of
-//!   the macro file (`tests/lkmm/primitives/`);
+//!   the macro file (`tests/lkmm/primitives/`) and the tests of herd's C
+//!   arrays under the kernel's model (`tests/lkmm/arrays/`);
 //! - the kernel examples of `litmus/kernel/` get the verdict and the data
 //!   race their `Result:` comment states;
 //! - without the macro file, a kernel primitive is named as a macro, and
@@ -86,6 +87,16 @@ fn every_kernel_primitive_gives_what_herd7_gives() {
     let (compared, wrong) = differences_from_herd7("tests/lkmm/primitives");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert_eq!(compared, 74);
+}
+
+/// Kernel tests with herd's C arrays (book: herd.md, Arrays): the first
+/// cell reached through the array's name and through a local pointer,
+/// cells and whole arrays printed as herd7 prints them.
+#[test]
+fn kernel_tests_with_arrays_give_what_herd7_gives() {
+    let (compared, wrong) = differences_from_herd7("tests/lkmm/arrays");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(compared, 3);
 }
 
 /// The verdict a kernel test's `Result:` comment states, and whether it

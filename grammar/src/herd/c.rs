@@ -15,6 +15,7 @@
 //! | `atomic_compare_exchange_{strong,weak}_explicit(x, y, d, s, f)`, `y` a location | `e = load(y, na); t = cas(x, e, d, s, f); r = t == e; if (t != e) { store(y, t, na); }` |
 //! | `atomic_thread_fence(mo)` | `fence(mo);` (`memory_order_relaxed`: nothing) |
 //! | `*x` / `*x = v` on any parameter | `load(x, na)` / `store(x, v, na)` |
+//! | `*y`, `atomic_*(y, ...)` on an array `int y[2]` | the same on `y[0]` (book: herd.md, C arrays) |
 //! | `int r = e;`, `r = e;` | `r = e;` |
 //! | `if (e) s else s`, `{ ... }` | `if (e) { s } else { s }` |
 //!
@@ -46,7 +47,7 @@ use relaxlab_semantics::ir::{BinOp, Span};
 
 use super::c_expr::{expr, op_str, prec, Un, E};
 use super::cond;
-use super::emit::{name, Out, ThreadOut};
+use super::emit::{name, HerdArray, Out, ThreadOut};
 use super::error::HerdError;
 use super::lexer::{lex, Cursor, Header, Tok};
 
@@ -118,8 +119,59 @@ fn unknown_type_error((t, span): (String, Span)) -> HerdError {
 }
 
 /// Is this a type word of an atomic type?
-fn is_atomic_word(w: &str) -> bool {
+pub(crate) fn is_atomic_word(w: &str) -> bool {
     w.starts_with("atomic_") || w == "_Atomic"
+}
+
+/// A type of the init block of a C test with arrays, as herd7's C refuses
+/// it: a test with an array is read with the size of every location, and
+/// herd7 7.58 knows the size of `char`, `short`, `int`, `long`, `intN_t`
+/// and `uintN_t` of 8 to 32 bits, `intptr_t`, `uintptr_t` and the kernel's
+/// `atomic_t` only ("Cannot find the size of type atomic_int"), and stops
+/// on 64-bit ones ("mask 32 bit value ... with quad mask")
+/// (book: herd.md, Arrays).
+pub(crate) fn c_type_refused(ty: &str, span: Span) -> Option<HerdError> {
+    match ty {
+        "int" | "long" | "int32_t" | "uint32_t" | "char" | "int8_t" | "uint8_t" | "short"
+        | "int16_t" | "uint16_t" | "intptr_t" | "uintptr_t" | "atomic_t" => None,
+        "int64_t" | "uint64_t" | "__int128_t" | "__uint128_t" | "__int128" | "__uint128"
+        | "int128_t" | "uint128_t" => Some(HerdError::array(
+            format!("a location of `{ty}` in a C test with arrays"),
+            "herd7 refuses cells wider than 32 bits in C",
+            span,
+            "herd7 7.58 stops on it (\"mask 32 bit value with quad mask\"); declare \
+             it `int`, which holds relaxlab's 64-bit values (book: herd.md, Arrays)",
+        )),
+        _ => Some(HerdError::array(
+            format!("a location of `{ty}` in a C test with arrays"),
+            "a type herd7 has no size for",
+            span,
+            "herd7 reads a C test with arrays with the size of every location of the init \
+             block, and has none for this type (\"Cannot find the size of type\"); declare \
+             it `int` and keep `atomic_int*` on the thread's parameter (book: herd.md, Arrays)",
+        )),
+    }
+}
+
+/// The first type of the init block that herd7 refuses in a C test with
+/// arrays ([`c_type_refused`]).
+pub(crate) fn c_init_types_refused(types: &[(String, Span)]) -> Option<HerdError> {
+    types.iter().find_map(|(t, span)| c_type_refused(t, *span))
+}
+
+/// An array of the init block as herd7's C refuses it: a type of several
+/// words (`unsigned int y[2]`, which its C parser does not read), or one
+/// without a size ([`c_type_refused`]) (book: herd.md, Arrays).
+pub(crate) fn c_array_refused(a: &HerdArray) -> Option<HerdError> {
+    if a.type_words > 1 {
+        return Some(HerdError::array(
+            format!("the array `{}` has a type of several words", a.name),
+            "herd7's C reads one type word before an array",
+            a.span,
+            "write one word: `int y[2];`, `uint32_t y[2];` (book: herd.md, Arrays)",
+        ));
+    }
+    c_type_refused(&a.ty, a.span)
 }
 
 /// Translates a herd C test (its header already read) to relaxlab text.
@@ -128,6 +180,7 @@ pub(crate) fn translate_c(src: &str, h: &Header<'_>) -> Result<String, Vec<HerdE
     let mut cur = Cursor::new(src, toks);
     let mut out = Out {
         name: h.name.to_string(),
+        c: true,
         ..Out::default()
     };
     if let Tok::Str(doc) = cur.peek() {
@@ -140,12 +193,15 @@ pub(crate) fn translate_c(src: &str, h: &Header<'_>) -> Result<String, Vec<HerdE
     }
     let init_span = cur.span();
     cond::init_block(&mut cur, &mut out).map_err(|e| vec![e])?;
-    if let Some(a) = out.arrays.first() {
-        return Err(vec![HerdError::unsupported(
-            format!("the array `{}` in a C test", a.name),
-            a.span,
-            "relaxlab reads arrays in X86 and X86_64 tests only; in C, declare one location per cell",
-        )]);
+    if !out.arrays.is_empty() {
+        let refused = out
+            .arrays
+            .iter()
+            .find_map(c_array_refused)
+            .or_else(|| c_init_types_refused(&out.init_types));
+        if let Some(e) = refused {
+            return Err(vec![e]);
+        }
     }
     let taken: BTreeSet<String> = cur.idents().into_iter().map(str::to_string).collect();
     let mut errors = Vec::new();
@@ -186,6 +242,7 @@ fn thread(
     let mut th = CThread {
         params: Vec::new(),
         globals: BTreeSet::new(),
+        arrays: out.arrays.iter().map(|a| a.name.clone()).collect(),
         lines: Vec::new(),
         indent: 1,
         regs: BTreeSet::new(),
@@ -246,6 +303,7 @@ fn thread_inner(
         }
     }
     th.globals = out.locs.iter().map(|(l, _)| l.clone()).collect();
+    th.globals.extend(th.arrays.iter().cloned());
     th.body_end = Some(cur.after_matching_brace());
     th.block(cur)
 }
@@ -257,8 +315,11 @@ type Order = (&'static str, Span);
 struct CThread {
     /// Parameters: (relaxlab location name, atomic type?).
     params: Vec<(String, bool)>,
-    /// Every location of the test (relaxlab spelling).
+    /// Every location of the test (relaxlab spelling), arrays included.
     globals: BTreeSet<String>,
+    /// The arrays of the init block: a name of one stands for its first
+    /// cell, as in herd7's C (book: herd.md, Arrays).
+    arrays: BTreeSet<String>,
     lines: Vec<String>,
     indent: usize,
     /// Registers assigned so far (relaxlab spelling).
@@ -323,18 +384,26 @@ impl CThread {
             )),
         }
         let x = name(x);
-        out.declare(&x, None);
+        if !self.arrays.contains(&x) {
+            out.declare(&x, None);
+        }
         self.params.push((x, atomic));
         Ok(())
     }
 
     /// The location `x` names and whether it is atomic; `None` for a local.
+    /// An array's name is the address of its first cell: `*y` is `y[0]`.
     fn location(&self, x: &str) -> Option<(String, bool)> {
         let x = name(x);
-        if let Some((l, a)) = self.params.iter().find(|(l, _)| *l == x) {
-            return Some((l.clone(), *a));
+        let (l, atomic) = match self.params.iter().find(|(l, _)| *l == x) {
+            Some((l, a)) => (l.clone(), *a),
+            None if self.globals.contains(&x) => (x, false),
+            None => return None,
+        };
+        if self.arrays.contains(&l) {
+            return Some((format!("{l}[0]"), atomic));
         }
-        self.globals.contains(&x).then_some((x, false))
+        Some((l, atomic))
     }
 
     /// The location argument of an atomic operation.
@@ -590,6 +659,17 @@ impl CThread {
         Ok(match e {
             E::Int(v) => (v.to_string(), 11),
             E::Var(x, s) => {
+                if self.arrays.contains(&name(x)) {
+                    return Err(HerdError::array(
+                        format!("the array `{x}` used as a value"),
+                        "an array's address",
+                        *s,
+                        format!(
+                            "herd7's C reaches an array's first cell only, `*{x}` (its C has \
+                             no `{x}[1]` in code); the condition names any cell (book: herd.md, Arrays)"
+                        ),
+                    ));
+                }
                 if self.location(x).is_some() {
                     return Err(HerdError::unsupported(
                         "the address of a location used as a value",

@@ -223,6 +223,13 @@ fn init_entry(cur: &mut Cursor<'_>, out: &mut Out) -> Result<(), HerdError> {
             "declare each location and array once",
         ));
     }
+    if words.len() > 1 && bracketed.is_none() {
+        let (ty, _) = words[words.len() - 2];
+        out.init_types.push((
+            ty.to_string(),
+            Span::new(start.start as usize, loc_span.end as usize),
+        ));
+    }
     let value = if cur.eat(Tok::Assign) {
         Some(init_value(cur)?)
     } else {
@@ -257,6 +264,26 @@ fn array_entry(
     start: Span,
     out: &mut Out,
 ) -> Result<(), HerdError> {
+    let a = array_decl(cur, words, start, out.c)?;
+    if out.array(&a.name).is_some() || out.locs.iter().any(|(l, _)| *l == a.name) {
+        return Err(HerdError::unsupported(
+            format!("a second declaration of `{}`", a.name),
+            a.name_span,
+            "declare each location and array once",
+        ));
+    }
+    out.arrays.push(a);
+    Ok(())
+}
+
+/// An array declaration `TYPE t[N]` with its values if any (see
+/// [`array_entry`]), as both C readers and the X86 importers read it.
+pub(crate) fn array_decl(
+    cur: &mut Cursor<'_>,
+    words: &[(&str, Span)],
+    start: Span,
+    c: bool,
+) -> Result<HerdArray, HerdError> {
     let (arr, arr_span) = cur.ident("an array")?;
     cur.bump();
     let (len, len_span) = cur.int("the number of cells")?;
@@ -270,7 +297,23 @@ fn array_entry(
             "herd7 reads arrays of an integer type: `int64_t t[2];`",
         ));
     };
-    let Some(cell) = cell_size(ty) else {
+    if super::c::is_atomic_word(ty) {
+        return Err(HerdError::array(
+            format!("an array of `{ty}`"),
+            "atomic cells",
+            decl,
+            "herd7 has no arrays of atomic cells (\"Cannot find the size of type\"); \
+             declare `int` cells and reach the first with the `atomic_*` calls (book: herd.md, Arrays)",
+        ));
+    }
+    // In C the cells' size plays no part (code reaches the first cell
+    // only); herd's C types are checked with the test.
+    let size = if c {
+        Some(cell_size(ty).unwrap_or(0))
+    } else {
+        cell_size(ty)
+    };
+    let Some(cell) = size else {
         return Err(HerdError::unsupported(
             format!("an array of `{ty}`"),
             ty_span,
@@ -285,18 +328,18 @@ fn array_entry(
         ));
     }
     let name = name(arr);
-    if out.array(&name).is_some() || out.locs.iter().any(|(l, _)| *l == name) {
-        return Err(HerdError::unsupported(
-            format!("a second declaration of `{arr}`"),
-            arr_span,
-            "declare each location and array once",
-        ));
-    }
     let values =
         if cur.eat(Tok::Assign) {
             let open = cur.expect(Tok::LBrace, "`{` before the cells' values")?;
             let mut values = Vec::new();
             while cur.peek() != Tok::RBrace {
+                if let Tok::Ident(_) | Tok::Amp = cur.peek() {
+                    return Err(HerdError::unsupported(
+                        "a location's address as the value of a cell",
+                        cur.span(),
+                        "relaxlab's arrays hold integers, not addresses (book: herd.md, Arrays)",
+                    ));
+                }
                 values.push(cur.int("an integer value of a cell")?.0);
                 if cur.peek() != Tok::RBrace {
                     cur.expect(Tok::Comma, "`,` or `}`")?;
@@ -315,14 +358,16 @@ fn array_entry(
         } else {
             None
         };
-    out.arrays.push(HerdArray {
+    Ok(HerdArray {
         name,
+        name_span: arr_span,
         len: len as usize,
         cell,
+        ty: ty.to_string(),
+        type_words: words.len(),
         values,
         span: decl,
-    });
-    Ok(())
+    })
 }
 
 /// A register's initial value that is the address of a location (`x`

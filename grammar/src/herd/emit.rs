@@ -67,13 +67,19 @@ pub(crate) struct RegAddr {
 
 /// An array of the init block (`int64_t t[2]={1,-1};`): relaxlab's array
 /// `t[2] = {1, -1};`, one location per cell (book: herd.md, Arrays).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct HerdArray {
     /// The relaxlab spelling.
     pub name: String,
+    /// The name in the herd text.
+    pub name_span: Span,
     pub len: usize,
     /// The size of a cell in bytes, from the element type.
     pub cell: u8,
+    /// The element type, as written (its last word).
+    pub ty: String,
+    /// How many words the type has (`unsigned int`: 2).
+    pub type_words: usize,
     /// One value per cell, or `None`: every cell starts at 0, as in herd.
     pub values: Option<Vec<i64>>,
     /// The declaration in the herd text.
@@ -98,6 +104,11 @@ pub(crate) struct Out {
     pub reg_addrs: Vec<RegAddr>,
     /// The arrays of the init block, in order of declaration.
     pub arrays: Vec<HerdArray>,
+    /// A C test: its arrays have herd's C types (book: herd.md, Arrays).
+    pub c: bool,
+    /// The type of each typed location of the init block (its last type
+    /// word), for the rules of C tests with arrays.
+    pub init_types: Vec<(String, Span)>,
     /// The register a name in the init block or the condition stands for,
     /// when the architecture has aliases (`X86_64`: `0:EAX` is `rax`).
     pub reg_alias: Option<fn(&str) -> Option<&'static str>>,

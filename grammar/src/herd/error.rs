@@ -276,6 +276,15 @@ impl HerdErrors {
             .any(|e| matches!(e, HerdError::UnknownMacro { .. }))
     }
 
+    /// Is one of the errors about an array (a form of herd's arrays that
+    /// herd's C semantics refuses, which says more than the translation's
+    /// refusal of the same test)?
+    pub fn is_about_an_array(&self) -> bool {
+        self.errors
+            .iter()
+            .any(|e| matches!(e, HerdError::Array { .. }))
+    }
+
     /// Wraps a non-empty list of errors.
     pub fn new(mut errors: Vec<HerdError>) -> HerdErrors {
         debug_assert!(

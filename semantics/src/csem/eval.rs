@@ -192,6 +192,13 @@ impl<'a> Run<'a> {
     /// addresses works, other arithmetic on an address does not.
     fn op(&self, op: BinOp, a: Value, b: Value) -> R<Value> {
         let addresses = is_address(a) || is_address(b);
+        // An offset of 0 leaves the address as it is, as in herd.
+        match op {
+            BinOp::Add if is_address(a) && b == 0 => return Ok(a),
+            BinOp::Add if is_address(b) && a == 0 => return Ok(b),
+            BinOp::Sub if is_address(a) && b == 0 => return Ok(a),
+            _ => {}
+        }
         if addresses && !matches!(op, BinOp::Eq | BinOp::Ne) {
             return Err(Stop::Fail(FailureKind::BadPointer {
                 thread: self.tid,

@@ -171,6 +171,11 @@ pub(crate) struct Test {
     /// values.
     pub init: Vec<(String, Option<Value>, Span)>,
     pub reg_init: Vec<(usize, String, Value, Span)>,
+    /// The arrays of the init block (book: herd.md, Arrays).
+    pub arrays: Vec<crate::herd::emit::HerdArray>,
+    /// The type of each typed location of the init block (its last type
+    /// word), which herd7 checks in a test with arrays.
+    pub init_types: Vec<(String, Span)>,
     pub threads: Vec<Thread>,
     pub locations: Vec<Loc>,
     pub filter: Option<Prop>,

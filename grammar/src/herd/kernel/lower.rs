@@ -19,6 +19,7 @@ use relaxlab_semantics::ir::{
     Prop as IrProp, Quantifier, RegId, Span, ThreadCode, ThreadId, ThreadKind, Value as IrValue,
 };
 
+use super::arrays::{array_arithmetic, Arrays};
 use super::ast::{self, AOp, Ann, Expr, Loc, Prop, Stmt, Test, Value};
 use crate::herd::error::{at, HerdError};
 
@@ -58,6 +59,8 @@ struct Lowerer<'t> {
     tags: Vec<String>,
     /// [`Semantics::c11`].
     c11: bool,
+    /// The arrays of the init block.
+    arrays: Arrays,
 }
 
 type R<T> = Result<T, HerdError>;
@@ -72,7 +75,19 @@ fn semantics_error(what: impl Into<String>, span: Span, label: &str, help: &str)
 }
 
 impl Lowerer<'_> {
+    /// The location `name` stands for as a value: an array's name is the
+    /// address of its first cell, as in herd's C.
+    fn find(&self, name: &str) -> Option<usize> {
+        match self.arrays.cells(name) {
+            Some(cells) => cells.first().copied(),
+            None => self.locations.iter().position(|(n, _, _)| n == name),
+        }
+    }
+
     fn location(&mut self, name: &str, span: Span) -> usize {
+        if let Some(i) = self.find(name) {
+            return i;
+        }
         match self.locations.iter().position(|(n, _, _)| n == name) {
             Some(i) => i,
             None => {
@@ -127,6 +142,8 @@ struct ThreadScope {
     /// The names the thread gives a value: its parameters, its registers
     /// of the init block (`0:r1=x`) and every register it assigns.
     given: Vec<String>,
+    /// The parameters that hold an array's address.
+    array_params: Vec<String>,
 }
 
 impl ThreadScope {
@@ -190,8 +207,14 @@ pub(crate) fn lower(
         pending_init: Vec::new(),
         tags: BUILTIN_TAGS.iter().map(|t| t.to_string()).collect(),
         c11: sem.c11,
+        arrays: Arrays::default(),
     };
     let mut errors = Vec::new();
+    for a in &test.arrays {
+        if let Err(e) = l.arrays.declare(src, a, &mut l.locations) {
+            errors.push(e);
+        }
+    }
     for (name, value, span) in &test.init {
         let i = l.location(name, *span);
         match value {
@@ -222,7 +245,10 @@ pub(crate) fn lower(
         prop_locations(f, &mut mem_names);
     }
     for (x, s) in mem_names {
-        l.location(&x, s);
+        // A cell exists with its array, or is refused with the condition.
+        if !x.contains('[') {
+            l.location(&x, s);
+        }
     }
     for (i, x, span) in std::mem::take(&mut l.pending_init) {
         let target = l.location(&x, span);
@@ -246,6 +272,12 @@ pub(crate) fn lower(
             regs: Vec::new(),
             init: Vec::new(),
             given,
+            array_params: th
+                .params
+                .iter()
+                .filter(|p| l.arrays.cells(&p.name).is_some())
+                .map(|p| p.name.clone())
+                .collect(),
         };
         for p in &th.params {
             let r = scope.reg(&p.name);
@@ -283,7 +315,7 @@ pub(crate) fn lower(
         let r = scope.reg(reg);
         scope.init[r.index()] = match v {
             Value::Int(v) => *v,
-            Value::Addr(x) => match l.locations.iter().position(|(n, _, _)| n == x) {
+            Value::Addr(x) => match l.find(x) {
                 Some(i) => csem::address(LocId::new(i)),
                 None => {
                     errors.push(HerdError::UnknownLocation {
@@ -318,7 +350,26 @@ pub(crate) fn lower(
         },
         None => None,
     };
+    // Cells named one by one (printed `y[1]=2`), and whole arrays of
+    // `locations` (printed `y={1,2}`).
+    let mut alone: Vec<Observable> = observed.clone();
+    let mut whole: Vec<usize> = Vec::new();
     for loc in &test.locations {
+        if let Loc::Mem(x, _) = loc {
+            if let Some(a) = l.arrays.0.iter().position(|(n, _)| n == x) {
+                whole.push(a);
+                for &c in &l.arrays.0[a].1 {
+                    let o = Observable::Loc(LocId::new(c));
+                    if !observed.contains(&o) {
+                        observed.push(o);
+                    }
+                }
+                continue;
+            }
+        }
+        if let Ok(o) = observable(&l, &mut scopes, loc) {
+            alone.push(o);
+        }
         match observable(&l, &mut scopes, loc) {
             Ok(o) => {
                 if !observed.contains(&o) {
@@ -341,6 +392,7 @@ pub(crate) fn lower(
     };
     // What only the filter names: a column, listed in no herd state.
     let mut filter_only = Vec::new();
+    alone.extend(filter_obs.iter().copied());
     for o in filter_obs {
         if !observed.contains(&o) {
             observed.push(o);
@@ -397,7 +449,7 @@ pub(crate) fn lower(
             unroll: sem.unroll,
         })),
         herd_reading: None,
-        arrays: Vec::new(),
+        arrays: l.arrays.program_arrays(&whole, &alone),
     })
 }
 
@@ -445,6 +497,18 @@ fn observable(
             };
             Ok(Observable::Reg(ThreadId::new(*t), scope.reg(r)))
         }
+        Loc::Mem(x, span) if l.arrays.cells(x).is_some() => Err(HerdError::array(
+            format!("the whole array `{x}` compared with a value"),
+            "a whole array",
+            *span,
+            format!(
+                "compare one of its cells, `{x}[0]`; `locations [{x};]` shows the whole array (book: herd.md, Arrays)"
+            ),
+        )),
+        Loc::Mem(x, span) if x.contains('[') => {
+            let c = l.arrays.cell(x, *span)?.unwrap_or_default();
+            Ok(Observable::Loc(LocId::new(c)))
+        }
         Loc::Mem(x, span) => match l.locations.iter().position(|(n, _, _)| n == x) {
             Some(i) => Ok(Observable::Loc(LocId::new(i))),
             None => Err(HerdError::UnknownLocation {
@@ -471,7 +535,7 @@ fn lower_prop(
             }
             let v = match v {
                 Value::Int(v) => l.integer(*v, *span)?,
-                Value::Addr(x) => match l.locations.iter().position(|(n, _, _)| n == x) {
+                Value::Addr(x) => match l.find(x) {
                     Some(i) => csem::address(LocId::new(i)),
                     None => {
                         return Err(HerdError::UnknownLocation {
@@ -583,7 +647,10 @@ fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
             };
             CExpr::Load { addr, tags, deref }
         }
-        Expr::Op(op, a, c, _) => CExpr::Op(*op, b(l, s, a)?, b(l, s, c)?),
+        Expr::Op(op, a, c, span) => {
+            array_arithmetic(&s.array_params, a, c, *span)?;
+            CExpr::Op(*op, b(l, s, a)?, b(l, s, c)?)
+        }
         Expr::Xchg(a, v, ann, span) => {
             let names = tag_list(ann, *span)?;
             CExpr::Xchg {

@@ -6,6 +6,7 @@
 //! lowered to a `Program` carrying `relaxlab_semantics::csem::CProgram`
 //! ([`lower`]), which only the axiomatic engine runs.
 
+mod arrays;
 mod ast;
 mod lower;
 pub mod macros;

@@ -57,6 +57,8 @@ impl<'s> P<'s> {
             doc: None,
             init: Vec::new(),
             reg_init: Vec::new(),
+            arrays: Vec::new(),
+            init_types: Vec::new(),
             threads: Vec::new(),
             locations: Vec::new(),
             filter: None,
@@ -71,6 +73,11 @@ impl<'s> P<'s> {
             return Err(self.cur.error("`{` opening the init block"));
         }
         self.init_block(&mut t)?;
+        if !t.arrays.is_empty() {
+            if let Some(e) = crate::herd::c::c_init_types_refused(&t.init_types) {
+                return Err(e);
+            }
+        }
         loop {
             match self.cur.peek() {
                 Tok::Ident("void") if matches!(self.cur.peek_at(1), Tok::Ident(w) if is_proc(w)) => {
@@ -126,6 +133,13 @@ impl<'s> P<'s> {
         let mut bracketed = None;
         loop {
             match self.cur.peek() {
+                Tok::Ident(_)
+                    if self.cur.peek_at(1) == Tok::LBracket
+                        && matches!(self.cur.peek_at(2), Tok::Int(_))
+                        && self.cur.peek_at(3) == Tok::RBracket =>
+                {
+                    return self.array_entry(t, &words, start);
+                }
                 Tok::Ident(w) => words.push((w, self.cur.bump().1)),
                 Tok::Star => {
                     self.cur.bump();
@@ -149,12 +163,36 @@ impl<'s> P<'s> {
         let Some((loc, loc_span)) = bracketed.or_else(|| words.last().copied()) else {
             return Err(self.cur.error("a location or `N:register`"));
         };
+        if words.len() > 1 && bracketed.is_none() {
+            let (ty, _) = words[words.len() - 2];
+            t.init_types.push((ty.to_string(), join(start, loc_span)));
+        }
         let value = if self.cur.eat(Tok::Assign) {
             Some(self.value()?)
         } else {
             None
         };
         t.init.push((loc.to_string(), value, join(start, loc_span)));
+        Ok(())
+    }
+
+    /// `TYPE y[N];` or `TYPE y[N] = {v0, ...};`: an array, as herd7's C
+    /// reads it (book: herd.md, Arrays).
+    fn array_entry(&mut self, t: &mut Test, words: &[(&str, Span)], start: Span) -> R<()> {
+        let a = crate::herd::cond::array_decl(&mut self.cur, words, start, true)?;
+        if let Some(e) = crate::herd::c::c_array_refused(&a) {
+            return Err(e);
+        }
+        let taken = t.arrays.iter().any(|b| b.name == a.name)
+            || t.init.iter().any(|(l, _, _)| *l == a.name);
+        if taken {
+            return Err(HerdError::unsupported(
+                format!("a second declaration of `{}`", a.name),
+                a.name_span,
+                "declare each location and array once",
+            ));
+        }
+        t.arrays.push(a);
         Ok(())
     }
 
@@ -959,6 +997,14 @@ impl<'s> P<'s> {
                 let (x, s) = self.cur.ident("a location")?;
                 self.cur.expect(Tok::RBracket, "`]`")?;
                 Ok(Loc::Mem(x.to_string(), s))
+            }
+            (Tok::Ident(x), Tok::LBracket) => {
+                // A cell of an array, `y[1]`.
+                self.cur.bump();
+                self.cur.bump();
+                let (i, _) = self.cur.int("the index of a cell")?;
+                let close = self.cur.expect(Tok::RBracket, "`]`")?;
+                Ok(Loc::Mem(format!("{x}[{i}]"), join(start, close)))
             }
             (Tok::Ident(x), _) => {
                 let (_, s) = self.cur.bump();
