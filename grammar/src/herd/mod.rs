@@ -12,6 +12,7 @@
 //! relaxlab test inside the C subset printed as a herd C test.
 
 mod c;
+mod c_arrays;
 mod c_expr;
 mod cond;
 mod dialect;

@@ -74,7 +74,7 @@ impl<'s> P<'s> {
         }
         self.init_block(&mut t)?;
         if !t.arrays.is_empty() {
-            if let Some(e) = crate::herd::c::c_init_types_refused(&t.init_types) {
+            if let Some(e) = crate::herd::c_arrays::c_init_types_refused(&t.init_types) {
                 return Err(e);
             }
         }
@@ -180,7 +180,7 @@ impl<'s> P<'s> {
     /// reads it (book: herd.md, Arrays).
     fn array_entry(&mut self, t: &mut Test, words: &[(&str, Span)], start: Span) -> R<()> {
         let a = crate::herd::cond::array_decl(&mut self.cur, words, start, true)?;
-        if let Some(e) = crate::herd::c::c_array_refused(&a) {
+        if let Some(e) = crate::herd::c_arrays::c_array_refused(&a) {
             return Err(e);
         }
         let taken = t.arrays.iter().any(|b| b.name == a.name)
