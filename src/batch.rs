@@ -22,7 +22,8 @@
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 use crate::progress::{self, ProgressAfterASecond};
 
@@ -60,17 +61,70 @@ where
     P: FnMut(usize, T, bool) -> Result<Flow, E>,
 {
     let bar = (progress && count > 1).then(|| ProgressAfterASecond::files(count as u64));
+    on_pool(pool, 0, count, &bar, &work, &mut print)
+}
+
+/// [`in_order`] for work that uses no worker pool of its own (the
+/// axiomatic engine): the files run on the calling thread, one after the
+/// other, as long as the time the files done took, spread over the files
+/// left, promises less than [`WORTH_A_POOL`] of work; from then on on the
+/// pool `pool()` makes, which a small batch never starts. The output is
+/// the same either way.
+pub fn in_order_pool_if_worth_it<T, E, W, P>(
+    pool: impl FnOnce() -> Result<Arc<rayon::ThreadPool>, E>,
+    count: usize,
+    progress: bool,
+    work: W,
+    mut print: P,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, &dyn Fn(T)) -> T + Sync,
+    P: FnMut(usize, T, bool) -> Result<Flow, E>,
+{
+    let bar = (progress && count > 1).then(|| ProgressAfterASecond::files(count as u64));
+    let started = Instant::now();
+    let worth_a_pool = |done: usize| {
+        let files = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        done > 0
+            && (started.elapsed() / files(done)).saturating_mul(files(count - done)) >= WORTH_A_POOL
+    };
+    match one_after_another(0..count, &bar, &work, &mut print, worth_a_pool)? {
+        Ended::At(next) => on_pool(&*pool()?, next, count, &bar, &work, &mut print),
+        Ended::All | Ended::Stopped => Ok(()),
+    }
+}
+
+/// The work left, estimated from the files done, from which
+/// [`in_order_pool_if_worth_it`] starts the pool: starting the workers
+/// and handing every file and result between threads cost about a
+/// millisecond on a two-core machine (book: herd.md, Speed).
+const WORTH_A_POOL: Duration = Duration::from_millis(2);
+
+/// [`in_order`] of the files `first..count`, on `pool`.
+fn on_pool<T, E, W, P>(
+    pool: &rayon::ThreadPool,
+    first: usize,
+    count: usize,
+    bar: &Option<ProgressAfterASecond>,
+    work: &W,
+    print: &mut P,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, &dyn Fn(T)) -> T + Sync,
+    P: FnMut(usize, T, bool) -> Result<Flow, E>,
+{
     if pool.current_thread_index().is_some() {
         // The calling thread is the pool's worker: nothing else would run
         // a task spawned, so the files run here, in order.
-        return one_after_another(count, bar, work, print);
+        return one_after_another(first..count, bar, work, print, |_| false).map(|_| ());
     }
     let window = pool.current_num_threads().max(1) * AHEAD_PER_WORKER;
-    let work = &work;
     let (tx, rx) = mpsc::channel::<(usize, Made<T>)>();
     pool.in_place_scope_fifo(|scope| {
-        let mut next = 0;
-        let mut printed = 0;
+        let mut next = first;
+        let mut printed = first;
         // The parts of later files, and whether each has ended.
         let mut held: BTreeMap<usize, (Vec<T>, bool)> = BTreeMap::new();
         let mut stopped = false;
@@ -125,7 +179,7 @@ where
             // The file has ended: print the next ones as far as they came.
             loop {
                 printed += 1;
-                if let Some(bar) = &bar {
+                if let Some(bar) = bar {
                     bar.update(printed as u64);
                 }
                 let Some((parts, ended)) = held.remove(&printed) else {
@@ -142,19 +196,33 @@ where
         }
         // The scope waits for the files started; their results are not
         // printed.
-        drop(bar);
+        if let Some(bar) = bar {
+            bar.finish();
+        }
         result
     })
 }
 
-/// [`in_order`] on the calling thread: each file's parts are printed as
-/// `work` makes them.
+/// How [`one_after_another`] ended.
+enum Ended {
+    /// Every file is printed.
+    All,
+    /// The printer said stop.
+    Stopped,
+    /// At this file, which is not started: the caller goes on from it.
+    At(usize),
+}
+
+/// [`in_order`] of the files `files` on the calling thread: each file's
+/// parts are printed as `work` makes them. Before each file but the
+/// first, `hand_over(files done)` may end the loop there.
 fn one_after_another<T, E, W, P>(
-    count: usize,
-    bar: Option<ProgressAfterASecond>,
-    work: W,
-    print: P,
-) -> Result<(), E>
+    files: std::ops::Range<usize>,
+    bar: &Option<ProgressAfterASecond>,
+    work: &W,
+    print: &mut P,
+    hand_over: impl Fn(usize) -> bool,
+) -> Result<Ended, E>
 where
     W: Fn(usize, &dyn Fn(T)) -> T,
     P: FnMut(usize, T, bool) -> Result<Flow, E>,
@@ -167,18 +235,23 @@ where
             *flow = progress::while_cleared(|| print(file, t, last));
         }
     };
-    for file in 0..count {
+    for file in files {
+        if hand_over(file) {
+            return Ok(Ended::At(file));
+        }
         let t = work(file, &|t| print_one(file, t, false));
         print_one(file, t, true);
-        if let Some(bar) = &bar {
+        if let Some(bar) = bar {
             bar.update(file as u64 + 1);
         }
         if !matches!(printer.borrow().1, Ok(Flow::Go)) {
             break;
         }
     }
-    drop(bar);
-    printer.into_inner().1.map(|_| ())
+    match printer.into_inner().1? {
+        Flow::Go => Ok(Ended::All),
+        Flow::Stop => Ok(Ended::Stopped),
+    }
 }
 
 /// What a task sends: a part of its results, its last one, or its panic.
@@ -264,6 +337,44 @@ mod tests {
             assert_eq!(r, Ok(()));
             let expected: Vec<_> = (0..=30)
                 .flat_map(|i| [(i, i * 10), (i, i * 10 + 1), (i, i * 10 + 2)])
+                .collect();
+            assert_eq!(seen, expected);
+        }
+    }
+
+    #[test]
+    fn a_batch_that_starts_its_pool_late_prints_in_order() {
+        // Files 0 to 9 are quick, 10 to 39 slow: the pool starts, if at
+        // all, between two files; the output is the same either way.
+        for threads in [1, 2, 3] {
+            let mut seen = Vec::new();
+            let r: Result<(), ()> = in_order_pool_if_worth_it(
+                || {
+                    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads);
+                    Ok(std::sync::Arc::new(pool.build().unwrap()))
+                },
+                40,
+                false,
+                |i, part| {
+                    part(i * 10);
+                    if i >= 10 {
+                        std::thread::sleep(std::time::Duration::from_micros((40 - i as u64) * 50));
+                    }
+                    i * 10 + 2
+                },
+                |i, t, last| {
+                    assert_eq!(last, t % 10 == 2);
+                    seen.push((i, t));
+                    Ok(if i == 30 && last {
+                        Flow::Stop
+                    } else {
+                        Flow::Go
+                    })
+                },
+            );
+            assert_eq!(r, Ok(()));
+            let expected: Vec<_> = (0..=30)
+                .flat_map(|i| [(i, i * 10), (i, i * 10 + 2)])
                 .collect();
             assert_eq!(seen, expected);
         }

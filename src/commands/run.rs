@@ -132,16 +132,19 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         drawn: 0,
         interrupted: false,
     };
-    let pool = common::pool(&args.engine, &config)?;
     // The batch looks at Ctrl-C between runs: it must not end relaxlab.
     let watching = interrupt::interruptible();
-    crate::batch::in_order(
-        &pool,
-        chosen.len(),
-        terminal,
-        |i, part| batch.file(chosen[i].0, chosen[i].1, part),
-        |_, ran, _| printer.print(ran, io, sink.as_mut()),
-    )?;
+    let work = |i: usize, part: &dyn Fn(FileRuns)| batch.file(chosen[i].0, chosen[i].1, part);
+    let print = |_, ran, _| printer.print(ran, io, sink.as_mut());
+    if models.iter().all(|k| matches!(k, ModelKey::Ax(_))) {
+        // Only the axiomatic engine, which uses no worker pool: a small
+        // batch is done before workers would have started.
+        let pool = || common::pool(&args.engine, &config);
+        crate::batch::in_order_pool_if_worth_it(pool, chosen.len(), terminal, work, print)?;
+    } else {
+        let pool = common::pool(&args.engine, &config)?;
+        crate::batch::in_order(&pool, chosen.len(), terminal, work, print)?;
+    }
     drop(watching);
     let mut exit = printer.exit;
     match &mut sink {
