@@ -297,7 +297,7 @@ pub(crate) fn array_decl(
             "herd7 reads arrays of an integer type: `int64_t t[2];`",
         ));
     };
-    if super::c::is_atomic_word(ty) {
+    if c && super::c::is_atomic_word(ty) {
         return Err(HerdError::array(
             format!("an array of `{ty}`"),
             "atomic cells",
