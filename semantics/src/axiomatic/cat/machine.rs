@@ -1186,4 +1186,4 @@ fn cross(n: usize, inner: Option<Fam>) -> Vec<Vec<u128>> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -182,6 +182,7 @@ pub(crate) fn one_event_view(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::axiomatic::cat::machine::tests::program;
     use crate::axiomatic::execution::Event;
     use crate::ir::{LocId, ThreadId};
 
@@ -201,24 +202,6 @@ mod tests {
         match read {
             true => EventKind::Read { loc, value, access },
             false => EventKind::Write { loc, value, access },
-        }
-    }
-
-    fn program() -> Program {
-        crate::ir::Program {
-            name: "t".into(),
-            doc: None,
-            locations: Vec::new(),
-            threads: Vec::new(),
-            toplevel: 0,
-            condition: None,
-            filter: None,
-            filter_only: Vec::new(),
-            observed: Vec::new(),
-            expectations: Vec::new(),
-            c: None,
-            herd_reading: None,
-            arrays: Vec::new(),
         }
     }
 

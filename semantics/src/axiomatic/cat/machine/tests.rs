@@ -67,7 +67,8 @@ fn execution(x_writes: usize) -> (Execution, Vec<usize>, Vec<usize>) {
     (ex, xs, ys)
 }
 
-fn program() -> Program {
+/// A program with nothing in it, for executions built by hand.
+pub(crate) fn program() -> Program {
     Program {
         name: "t".into(),
         doc: None,
