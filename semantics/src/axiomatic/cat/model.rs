@@ -503,19 +503,20 @@ impl CatModel {
         if self.arch != Arch::C {
             return false;
         }
-        let mut roots: Vec<NodeId> = self.shows.iter().map(|(_, n)| *n).collect();
-        for stmt in &self.stmts {
-            match stmt {
-                Stmt::Check(c) => roots.push(c.node),
-                Stmt::With { from, .. } => roots.extend(from.operands()),
-            }
-        }
+        let mut roots = self.statement_roots();
+        roots.extend(self.shows.iter().map(|(_, n)| *n));
         !self.reaches(roots, RelPrim::Rmw)
     }
 
     /// Does a check or a `with` use the candidate's coherence order (the
     /// primitive `co`, which a model that chooses `co` must not read)?
     pub fn uses_candidate_co(&self) -> bool {
+        self.reaches(self.statement_roots(), RelPrim::Co)
+    }
+
+    /// The nodes the statements read: every check's (flags and
+    /// `undefined_unless` included) and every `with`'s operands.
+    fn statement_roots(&self) -> Vec<NodeId> {
         let mut roots: Vec<NodeId> = Vec::new();
         for stmt in &self.stmts {
             match stmt {
@@ -523,7 +524,7 @@ impl CatModel {
                 Stmt::With { from, .. } => roots.extend(from.operands()),
             }
         }
-        self.reaches(roots, RelPrim::Co)
+        roots
     }
 
     /// Does the value of some node of `roots` depend on the primitive

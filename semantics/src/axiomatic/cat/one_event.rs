@@ -75,14 +75,13 @@ pub(crate) fn one_event_view(
     ex: &Execution,
     with_deps: bool,
 ) -> Option<OneEventView> {
+    // Most executions judged have no read-modify-write: nothing to build.
+    ex.rmw.pairs().next()?;
     let n = ex.len();
     // The write half of each pair, and the read it joins.
     let mut joined_to: Vec<Option<usize>> = vec![None; n];
     for (r, w) in ex.rmw.pairs() {
         joined_to[w.index()] = Some(r.index());
-    }
-    if joined_to.iter().all(Option::is_none) {
-        return None;
     }
     // New indices: the events in order, less the joined writes.
     let mut new_of = vec![0usize; n];
