@@ -4,8 +4,20 @@
 //! `--max-memory` (a ceiling on the process's resident memory, measured
 //! here: the semantics crate does no I/O; by default four fifths of the
 //! machine's memory).
+//!
+//! Reading the memory from `/proc` costs tens of microseconds a file, as
+//! much as judging a small test: a reading stands for [`PROBE_EVERY`],
+//! and under the default ceiling the first is taken that long after the
+//! command's budget was set, and the ceiling itself computed then. A run
+//! shorter than that reads no system file for its ceiling; none can have
+//! grown by gigabytes in so short a time, and a later reading finds it if
+//! it did (book: cli.md, Bounds, time, memory and Ctrl-C).
 
-use relaxlab_semantics::budget::{Budget, MemoryCeiling};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use relaxlab_semantics::budget::{Budget, CeilingBytes, MemoryCeiling};
 
 use crate::cli::EngineArgs;
 
@@ -14,21 +26,26 @@ use crate::cli::EngineArgs;
 /// (`engine::run_detailed`), like `--max-states`, which bounds each
 /// exploration and not the command.
 pub fn budget(args: &EngineArgs) -> Budget {
-    MEMORY_BY_DEFAULT.store(
-        args.max_memory.is_none(),
-        std::sync::atomic::Ordering::Relaxed,
-    );
+    MEMORY_BY_DEFAULT.store(args.max_memory.is_none(), Ordering::Relaxed);
+    let memory = match args.max_memory {
+        Some(bytes) => MemoryCeiling {
+            bytes: bytes.into(),
+            baseline: 0,
+            probe: resident_bytes_recent,
+        },
+        None => {
+            let _ = START.get_or_init(Instant::now);
+            MemoryCeiling {
+                bytes: CeilingBytes::AtFirstReading(default_max_memory_once),
+                baseline: 0,
+                probe: resident_bytes_after_a_while,
+            }
+        }
+    };
     Budget {
         interrupt: crate::interrupt::flag(),
         deadline: None,
-        memory: args
-            .max_memory
-            .or_else(default_max_memory)
-            .map(|bytes| MemoryCeiling {
-                bytes,
-                baseline: 0,
-                probe: resident_bytes_recent,
-            }),
+        memory: Some(memory),
         progress: None,
     }
 }
@@ -39,22 +56,43 @@ static MEMORY_BY_DEFAULT: std::sync::atomic::AtomicBool = std::sync::atomic::Ato
 
 /// Was `--max-memory` left to its default ([`default_max_memory`])?
 pub fn memory_by_default() -> bool {
-    MEMORY_BY_DEFAULT.load(std::sync::atomic::Ordering::Relaxed)
+    MEMORY_BY_DEFAULT.load(Ordering::Relaxed)
+}
+
+/// When the process first set a budget or read its memory: the clock of
+/// [`resident_bytes_recent`] and [`resident_bytes_after_a_while`].
+static START: OnceLock<Instant> = OnceLock::new();
+
+/// Microseconds since [`START`].
+fn now_micros() -> u64 {
+    START.get_or_init(Instant::now).elapsed().as_micros() as u64
+}
+
+/// [`resident_bytes_recent`], but nothing (no reading, so no check) until
+/// [`PROBE_EVERY`] after the first budget was set: the probe of the
+/// default ceiling.
+fn resident_bytes_after_a_while() -> Option<u64> {
+    if now_micros() < PROBE_EVERY {
+        return None;
+    }
+    resident_bytes_recent()
+}
+
+/// [`default_max_memory`], computed once per process.
+fn default_max_memory_once() -> Option<u64> {
+    static CEILING: OnceLock<Option<u64>> = OnceLock::new();
+    *CEILING.get_or_init(default_max_memory)
 }
 
 /// [`resident_bytes`], read at most once every [`PROBE_EVERY`]: searches
 /// poll their budget thousands of times a second (a sampled run every 256
 /// moves), and reading `/proc` costs tens of microseconds.
 pub fn resident_bytes_recent() -> Option<u64> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static START: OnceLock<Instant> = OnceLock::new();
     /// The last reading (`u64::MAX`: none) and when it was taken, in
     /// microseconds since `START`.
     static LAST: AtomicU64 = AtomicU64::new(u64::MAX);
     static AT: AtomicU64 = AtomicU64::new(0);
-    let now = START.get_or_init(Instant::now).elapsed().as_micros() as u64;
+    let now = now_micros();
     let last = LAST.load(Ordering::Relaxed);
     if last != u64::MAX && now.saturating_sub(AT.load(Ordering::Relaxed)) < PROBE_EVERY {
         return Some(last);

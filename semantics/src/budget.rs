@@ -81,13 +81,41 @@ impl Deadline {
 #[derive(Clone, Copy, Debug)]
 pub struct MemoryCeiling {
     /// The memory the search may use above `baseline`.
-    pub bytes: u64,
+    pub bytes: CeilingBytes,
     /// The memory the process already used, as the probe read it, when
     /// the budget was set: 0 for a ceiling on the whole process (`run
     /// --max-memory`), the reading at a request's start for a budget per
     /// request (`serve --max-memory`).
     pub baseline: u64,
     pub probe: MemoryProbe,
+}
+
+/// The size of a [`MemoryCeiling`]: given, or computed by the caller's
+/// function the first time the probe reads the memory in use (the CLI's
+/// default, a share of the machine's memory, costs reading system files:
+/// a search that ends before its first reading never reads them). The
+/// function is called at every reading, so it keeps what it computed;
+/// `None` (the system does not tell) leaves the search without a ceiling.
+#[derive(Clone, Copy, Debug)]
+pub enum CeilingBytes {
+    Given(u64),
+    AtFirstReading(fn() -> Option<u64>),
+}
+
+impl CeilingBytes {
+    /// The number of bytes, computed if it is not given.
+    pub fn get(self) -> Option<u64> {
+        match self {
+            CeilingBytes::Given(bytes) => Some(bytes),
+            CeilingBytes::AtFirstReading(compute) => compute(),
+        }
+    }
+}
+
+impl From<u64> for CeilingBytes {
+    fn from(bytes: u64) -> CeilingBytes {
+        CeilingBytes::Given(bytes)
+    }
 }
 
 impl Budget {
@@ -107,11 +135,17 @@ impl Budget {
             }
         }
         if let Some(m) = self.memory {
-            if (m.probe)().is_some_and(|used| used.saturating_sub(m.baseline) > m.bytes) {
-                return Some(BoundHit::MaxMemory {
-                    bytes: m.bytes,
-                    baseline: m.baseline,
-                });
+            // The probe first: the ceiling is computed only once there is
+            // a reading to compare with it.
+            if let Some(used) = (m.probe)() {
+                if let Some(bytes) = m.bytes.get() {
+                    if used.saturating_sub(m.baseline) > bytes {
+                        return Some(BoundHit::MaxMemory {
+                            bytes,
+                            baseline: m.baseline,
+                        });
+                    }
+                }
             }
         }
         None
@@ -148,7 +182,7 @@ mod tests {
             interrupt: Some(flag.clone()),
             deadline: Some(Deadline::after(Duration::ZERO)),
             memory: Some(MemoryCeiling {
-                bytes: 0,
+                bytes: 0.into(),
                 baseline: 0,
                 probe: || Some(1),
             }),
@@ -163,7 +197,7 @@ mod tests {
     fn memory_ceiling_uses_the_probe() {
         let over = Budget {
             memory: Some(MemoryCeiling {
-                bytes: 10,
+                bytes: 10.into(),
                 baseline: 0,
                 probe: || Some(11),
             }),
@@ -178,7 +212,7 @@ mod tests {
         );
         let within = Budget {
             memory: Some(MemoryCeiling {
-                bytes: 10,
+                bytes: 10.into(),
                 baseline: 1,
                 probe: || Some(11),
             }),
@@ -187,9 +221,54 @@ mod tests {
         assert_eq!(within.exhausted(), None);
         let unknown = Budget {
             memory: Some(MemoryCeiling {
-                bytes: 10,
+                bytes: 10.into(),
                 baseline: 0,
                 probe: || None,
+            }),
+            ..Budget::default()
+        };
+        assert_eq!(unknown.exhausted(), None);
+    }
+
+    #[test]
+    fn a_computed_ceiling_is_computed_only_once_read() {
+        use std::sync::atomic::AtomicUsize;
+        static COMPUTED: AtomicUsize = AtomicUsize::new(0);
+        fn ceiling() -> Option<u64> {
+            COMPUTED.fetch_add(1, Ordering::Relaxed);
+            Some(10)
+        }
+        let not_read = Budget {
+            memory: Some(MemoryCeiling {
+                bytes: CeilingBytes::AtFirstReading(ceiling),
+                baseline: 0,
+                probe: || None,
+            }),
+            ..Budget::default()
+        };
+        assert_eq!(not_read.exhausted(), None);
+        assert_eq!(COMPUTED.load(Ordering::Relaxed), 0);
+        let over = Budget {
+            memory: Some(MemoryCeiling {
+                bytes: CeilingBytes::AtFirstReading(ceiling),
+                baseline: 0,
+                probe: || Some(11),
+            }),
+            ..Budget::default()
+        };
+        assert_eq!(
+            over.exhausted(),
+            Some(BoundHit::MaxMemory {
+                bytes: 10,
+                baseline: 0
+            })
+        );
+        assert_eq!(COMPUTED.load(Ordering::Relaxed), 1);
+        let unknown = Budget {
+            memory: Some(MemoryCeiling {
+                bytes: CeilingBytes::AtFirstReading(|| None),
+                baseline: 0,
+                probe: || Some(u64::MAX),
             }),
             ..Budget::default()
         };

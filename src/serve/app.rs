@@ -193,7 +193,7 @@ impl App {
                 after: limit,
             }),
             memory: crate::limits::resident_bytes().map(|now| MemoryCeiling {
-                bytes: self.limits.max_memory,
+                bytes: self.limits.max_memory.into(),
                 baseline: now,
                 probe: crate::limits::resident_bytes,
             }),

@@ -88,7 +88,7 @@ fn a_bound_running_out_midway_keeps_what_was_found() {
     POLLS.store(0, Ordering::SeqCst);
     let opts = with(Budget {
         memory: Some(MemoryCeiling {
-            bytes: 3,
+            bytes: 3.into(),
             baseline: 0,
             probe: counting_probe,
         }),

@@ -837,7 +837,7 @@ fn a_cut_short_confirmation_still_lists_a_race_for_every_racy_row() {
             reduction: Reduction::None,
             budget: Budget {
                 memory: Some(MemoryCeiling {
-                    bytes: 1,
+                    bytes: 1.into(),
                     baseline: 0,
                     probe: counting_probe,
                 }),
