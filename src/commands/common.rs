@@ -79,14 +79,16 @@ pub fn pool(
     if workers == 1 {
         return this_thread_as_pool();
     }
-    // The workers read tests with the command's herd configuration.
+    // The workers read tests with the command's herd configuration. The
+    // number counted above, not 0: rayon would count the cores again, and
+    // counting them reads the control group's files (tens of microseconds).
     let setup = crate::herd_conf::installed();
     rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
+        .num_threads(workers)
         .start_handler(move |_| crate::herd_conf::install(setup.clone()))
         .build()
         .map(std::sync::Arc::new)
-        .map_err(|e| miette::miette!("cannot start {jobs} worker threads: {e}"))
+        .map_err(|e| miette::miette!("cannot start {workers} worker threads: {e}"))
 }
 
 /// The pool of one worker that is the calling thread (which has the
