@@ -354,14 +354,18 @@ pub enum StmtKind {
         operand: Expr,
         ord: Order,
     },
-    /// `dst = cas(loc, expected, desired, ord [, fail]);`
+    /// `dst [, ok] = cas(loc, expected, desired, ord [, fail]);`, or
+    /// `cas_weak` (`weak`), which may fail spuriously; `ok` receives the
+    /// success flag.
     Cas {
         dst: Ident,
+        ok: Option<Ident>,
         loc: Ident,
         expected: Expr,
         desired: Expr,
         ord: Order,
         fail: Option<Order>,
+        weak: bool,
     },
     /// `fence(kind);`
     Fence { kind: FenceArg, kind_span: Span },
@@ -596,13 +600,18 @@ impl Stmt {
             }
             StmtKind::Cas {
                 dst,
+                ok,
                 loc,
                 expected,
                 desired,
                 ord,
                 fail,
+                ..
             } => {
                 clear(dst);
+                if let Some(ok) = ok {
+                    clear(ok);
+                }
                 clear(loc);
                 expected.clear_spans();
                 desired.clear_spans();

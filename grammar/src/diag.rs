@@ -189,6 +189,16 @@ pub enum SyntaxError {
         #[help]
         help: String,
     },
+    #[error("a second result register for `{op}`")]
+    #[diagnostic(code(relaxlab::syntax::second_result))]
+    SecondResult {
+        op: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: &'static str,
+        #[help]
+        help: String,
+    },
     #[error("`{op}` takes {expected}, not {found}")]
     #[diagnostic(code(relaxlab::syntax::argument_count))]
     ArgumentCount {

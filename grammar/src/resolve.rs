@@ -468,7 +468,7 @@ enum Op {
     Store,
     Fetch(RmwOp),
     Rmw,
-    Cas,
+    Cas { weak: bool },
     Fence,
     Assert,
     Assume,
@@ -491,7 +491,8 @@ const OPS: &[(&str, Op)] = &[
     ("exchange", Op::Fetch(RmwOp::Xchg)),
     ("rmw", Op::Rmw),
     ("RMW", Op::Rmw),
-    ("cas", Op::Cas),
+    ("cas", Op::Cas { weak: false }),
+    ("cas_weak", Op::Cas { weak: true }),
     ("fence", Op::Fence),
     ("Fence", Op::Fence),
     ("assert", Op::Assert),
@@ -614,10 +615,15 @@ fn signature(op: Op) -> (&'static [usize], bool, &'static str) {
         Op::Store => (&[3], false, "store(x, E, MO)"),
         Op::Fetch(_) => (&[3], true, "r = fetch_add(x, E, MO)"),
         Op::Rmw => (&[4], true, "r = rmw(x, OP, E, MO)"),
-        Op::Cas => (
+        Op::Cas { weak: false } => (
             &[4, 5],
             true,
-            "r = cas(x, E_expected, E_desired, MO [, MO_fail])",
+            "r [, ok] = cas(x, E_expected, E_desired, MO [, MO_fail])",
+        ),
+        Op::Cas { weak: true } => (
+            &[4, 5],
+            true,
+            "r [, ok] = cas_weak(x, E_expected, E_desired, MO [, MO_fail])",
         ),
         Op::Fence => (&[1], false, "fence(K)"),
         Op::Assert => (&[1], false, "assert(E)"),
@@ -637,6 +643,7 @@ struct OpName<'a> {
 pub(crate) fn call(
     errors: &mut Vec<Error>,
     dst: Option<Ident>,
+    ok_flag: Option<Ident>,
     op: (&str, Span),
     args: Vec<Expr>,
     span: Span,
@@ -648,7 +655,7 @@ pub(crate) fn call(
     };
     let Some(&(_, kind)) = OPS.iter().find(|(n, _)| *n == op.name) else {
         let help = did_you_mean(op.name, OPS.iter().map(|(n, _)| *n), || {
-            "operations are load, store, fetch_add, ..., exchange, rmw, cas, fence, assert, assume, join".to_string()
+            "operations are load, store, fetch_add, ..., exchange, rmw, cas, cas_weak, fence, assert, assume, join".to_string()
         });
         errors.push(
             SyntaxError::UnknownOperation {
@@ -712,10 +719,38 @@ pub(crate) fn call(
         }
         _ => {}
     }
+    if let Some(flag) = &ok_flag {
+        let problem = match (kind, &dst) {
+            (Op::Cas { .. }, Some(d)) if d.name == flag.name => Some((
+                "the value read and the success flag need two registers",
+                format!(
+                    "write `{}, ok = {canonical}(...);` with another register for the flag",
+                    d.name
+                ),
+            )),
+            (Op::Cas { .. }, _) => None,
+            _ => Some((
+                "only `cas` and `cas_weak` return a success flag",
+                format!("write `{usage};`"),
+            )),
+        };
+        if let Some((label, help)) = problem {
+            errors.push(
+                SyntaxError::SecondResult {
+                    op: canonical.to_string(),
+                    span: sspan(flag.span),
+                    label,
+                    help,
+                }
+                .into(),
+            );
+            ok = false;
+        }
+    }
     if !ok {
         return None;
     }
-    let kind = build(errors, kind, &canonical, dst, args)?;
+    let kind = build(errors, kind, &canonical, dst, ok_flag, args)?;
     Some(Stmt::new(kind, span))
 }
 
@@ -725,6 +760,7 @@ fn build(
     kind: Op,
     op: &str,
     dst: Option<Ident>,
+    ok: Option<Ident>,
     args: Vec<Expr>,
 ) -> Option<StmtKind> {
     let mut args = args.into_iter();
@@ -780,7 +816,7 @@ fn build(
                 ord: ord?,
             }
         }
-        Op::Cas => {
+        Op::Cas { weak } => {
             let loc = name_arg(errors, "a location name", op, next());
             let expected = next();
             let desired = next();
@@ -788,6 +824,8 @@ fn build(
             let fail = args.next().map(|e| order_arg(errors, op, e));
             StmtKind::Cas {
                 dst: dst?,
+                ok,
+                weak,
                 loc: loc?,
                 expected,
                 desired,

@@ -349,6 +349,12 @@ pub enum Instr {
     },
     /// `dst = cas(loc, expected, desired, ord, fail)`: strong CAS returning
     /// the value read; it writes `desired` iff that value equals `expected`.
+    /// `weak` (`cas_weak`, C11's `compare_exchange_weak`): it may also fail
+    /// when the value read equals `expected`, writing nothing (C11
+    /// §7.17.7.4; book: language.md, Read-modify-writes and compare-and-swap). The hardware
+    /// mapping makes every CAS strong (x86's `lock cmpxchg` does not fail
+    /// spuriously). `ok` (`dst, ok = cas(..)`) receives the success flag:
+    /// 1 when the CAS wrote, 0 when it failed.
     Cas {
         dst: RegId,
         loc: LocId,
@@ -356,6 +362,8 @@ pub enum Instr {
         desired: Expr,
         ord: RmwOrd,
         fail: ReadOrd,
+        weak: bool,
+        ok: Option<RegId>,
     },
     /// `fence(kind)`.
     Fence { kind: FenceKind },

@@ -49,6 +49,8 @@ pub enum MemOp {
         desired: Value,
         ord: RmwOrd,
         fail: ReadOrd,
+        /// May fail when it reads `expected` ([`crate::ir::Instr::Cas`]).
+        weak: bool,
     },
     Fence {
         kind: FenceKind,
@@ -77,6 +79,17 @@ impl MemOp {
                 expected, desired, ..
             } => (old == expected).then_some(desired),
             _ => None,
+        }
+    }
+
+    /// Can the operation read `old` and write nothing: a CAS reading a
+    /// value other than the expected one, or a weak CAS reading any value
+    /// (a spurious failure).
+    pub fn may_fail(&self, old: Value) -> bool {
+        match *self {
+            MemOp::Cas { weak: true, .. } => true,
+            MemOp::Cas { .. } => self.rmw_write(old).is_none(),
+            _ => false,
         }
     }
 }

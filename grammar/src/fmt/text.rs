@@ -65,13 +65,20 @@ pub(crate) fn stmt_text(s: &Stmt) -> String {
         }
         StmtKind::Cas {
             dst,
+            ok,
             loc,
             expected,
             desired,
             ord,
             fail,
+            weak,
         } => {
-            push_all(o, &[&dst.name, " = cas(", &loc.name, ", "]);
+            o.push_str(&dst.name);
+            if let Some(ok) = ok {
+                push_all(o, &[", ", &ok.name]);
+            }
+            let op = if *weak { " = cas_weak(" } else { " = cas(" };
+            push_all(o, &[op, &loc.name, ", "]);
             expr(o, expected, TOP);
             o.push_str(", ");
             expr(o, desired, TOP);

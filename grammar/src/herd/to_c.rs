@@ -15,7 +15,8 @@
 //! `cas(x, e, d, s, f)` returns the value read; in C that value is what
 //! `atomic_compare_exchange_strong_explicit` leaves in its `expected`
 //! variable, so it becomes `int cN = e; atomic_compare_exchange_...(x,
-//! &cN, d, s, f); r = cN;` with a fresh `cN`.
+//! &cN, d, s, f); r = cN;` with a fresh `cN`. `r, ok = cas_weak(..)`
+//! becomes `ok = atomic_compare_exchange_weak_explicit(..)`.
 //!
 //! Refused, each with a diagnostic on the relaxlab text: `while`, `assert`,
 //! `assume`, `fork`/`join`, hardware barriers and `fetch_max`/`fetch_min`.
@@ -257,20 +258,22 @@ impl Printer<'_> {
         let mut nested = Vec::new();
         fn dsts(b: &Block, depth: usize, top: &mut BTreeSet<String>, nested: &mut Vec<String>) {
             for s in &b.stmts {
-                let d = match &s.kind {
+                let d: [Option<&str>; 2] = match &s.kind {
+                    StmtKind::Cas { dst, ok, .. } => {
+                        [Some(&dst.name), ok.as_ref().map(|ok| ok.name.as_str())]
+                    }
                     StmtKind::Load { dst, .. }
                     | StmtKind::Rmw { dst, .. }
-                    | StmtKind::Cas { dst, .. }
-                    | StmtKind::Assign { dst, .. } => Some(dst.name.clone()),
+                    | StmtKind::Assign { dst, .. } => [Some(&dst.name), None],
                     StmtKind::If { .. } => {
                         for b in s.blocks() {
                             dsts(b, depth + 1, top, nested);
                         }
-                        None
+                        [None, None]
                     }
-                    _ => None,
+                    _ => [None, None],
                 };
-                if let Some(d) = d {
+                for d in d.into_iter().flatten().map(str::to_string) {
                     if depth == 0 {
                         top.insert(d);
                     } else if !top.contains(&d) && !nested.contains(&d) {
@@ -403,11 +406,13 @@ impl Printer<'_> {
             }
             StmtKind::Cas {
                 dst,
+                ok,
                 loc,
                 expected,
                 desired,
                 ord,
                 fail,
+                weak,
             } => {
                 let c = loop {
                     let c = format!("c{}", self.next);
@@ -426,9 +431,14 @@ impl Printer<'_> {
                     },
                     |f| f.order,
                 );
+                let strength = if *weak { "weak" } else { "strong" };
+                let flag = match ok {
+                    Some(ok) => format!("{} = ", self.dst(&ok.name, top)),
+                    None => String::new(),
+                };
                 let r = self.dst(&dst.name, top);
                 format!(
-                    "int {c} = {e};\n{ind}atomic_compare_exchange_strong_explicit({}, &{c}, {d}, {}, {});\n{ind}{r} = {c};",
+                    "int {c} = {e};\n{ind}{flag}atomic_compare_exchange_{strength}_explicit({}, &{c}, {d}, {}, {});\n{ind}{r} = {c};",
                     loc.name,
                     mo(ord.order),
                     mo(f)

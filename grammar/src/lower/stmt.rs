@@ -276,14 +276,17 @@ impl Lowerer<'_> {
             }
             StmtKind::Cas {
                 dst,
+                ok,
                 loc,
                 expected,
                 desired,
                 ord,
                 fail,
+                weak,
             } => {
                 let l = self.access_loc(loc);
                 let dst = self.result_reg(b, dst, loc);
+                let ok = ok.as_ref().map(|ok| self.result_reg(b, ok, loc));
                 let access = Access::Loc(&loc.name, loc.span);
                 let expected = self.expr(b, expected, access);
                 let desired = self.expr(b, desired, access);
@@ -303,6 +306,8 @@ impl Lowerer<'_> {
                             desired,
                             ord,
                             fail,
+                            weak: *weak,
+                            ok,
                         })
                     }
                     _ => None,

@@ -104,6 +104,8 @@ thread P0 {
   r6 = RMW(y, xchg, -1, memory_order_acq_rel);
   r7 = cas(y, 0, 1, acq_rel);
   r7 = cas(y, 0, 1, rel, acq);
+  r7, r6 = cas_weak(y, 0, 1, rlx);
+  r7, r6 = cas(y, 1, 2, sc, rlx);
   fence(acq); fence(rel); fence(acq_rel); fence(sc);
   Fence(ss); fence(sl); fence(ll); fence(ls); fence(full); fence(mfence);
   r8 = -r0 + !r1 * (r2 - 3) / 2 % 5 << 1 >> 2 & 7 ^ 3 | 1;
@@ -205,17 +207,29 @@ fn every_statement_form_lowers() {
             (RmwOp::Xchg, RmwOrd::AcqRel),
         ]
     );
-    let cas: Vec<(RmwOrd, ReadOrd)> = ins
+    let cas: Vec<(RmwOrd, ReadOrd, bool, Option<RegId>)> = ins
         .iter()
         .filter_map(|i| match i {
-            Instr::Cas { ord, fail, .. } => Some((*ord, *fail)),
+            Instr::Cas {
+                ord,
+                fail,
+                weak,
+                ok,
+                ..
+            } => Some((*ord, *fail, *weak, *ok)),
             _ => None,
         })
         .collect();
-    // The default failure order is the success order without its release part.
+    // The default failure order is the success order without its release
+    // part; `r, ok = ...` names the success flag's register.
     assert_eq!(
         cas,
-        vec![(RmwOrd::AcqRel, ReadOrd::Acq), (RmwOrd::Rel, ReadOrd::Acq)]
+        vec![
+            (RmwOrd::AcqRel, ReadOrd::Acq, false, None),
+            (RmwOrd::Rel, ReadOrd::Acq, false, None),
+            (RmwOrd::Rlx, ReadOrd::Rlx, true, Some(RegId(6))),
+            (RmwOrd::Sc, ReadOrd::Rlx, false, Some(RegId(6))),
+        ]
     );
     let fences: Vec<FenceKind> = ins
         .iter()

@@ -144,20 +144,30 @@ fn simple_stmt() -> impl Strategy<Value = Stmt> {
         ),
         (
             ident(),
+            proptest::option::of(ident()),
             ident(),
             expr(),
             expr(),
             order(),
-            proptest::option::of(order())
+            proptest::option::of(order()),
+            proptest::bool::ANY
         )
-            .prop_map(|(dst, loc, expected, desired, ord, fail)| s(StmtKind::Cas {
-                dst,
-                loc,
-                expected,
-                desired,
-                ord,
-                fail
-            })),
+            // The value and the flag need two registers.
+            .prop_filter("two result registers", |(dst, ok, ..)| ok
+                .as_ref()
+                .is_none_or(|ok| ok.name != dst.name))
+            .prop_map(
+                |(dst, ok, loc, expected, desired, ord, fail, weak)| s(StmtKind::Cas {
+                    dst,
+                    ok,
+                    loc,
+                    expected,
+                    desired,
+                    ord,
+                    fail,
+                    weak
+                })
+            ),
         prop_oneof![
             order().prop_map(|o| FenceArg::C11(o.order)),
             proptest::sample::select(vec![

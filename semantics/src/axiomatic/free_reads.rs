@@ -76,15 +76,16 @@ fn uses(instr: &Instr, out: &mut Vec<RegId>) {
     }
 }
 
-/// The register an instruction writes, if any.
-fn defined(instr: &Instr) -> Option<RegId> {
+/// The registers an instruction writes: at most two (a CAS's value and
+/// success flag).
+fn defined(instr: &Instr) -> [Option<RegId>; 2] {
     match instr {
+        Instr::Cas { dst, ok, .. } => [Some(*dst), *ok],
         Instr::Load { dst, .. }
         | Instr::Rmw { dst, .. }
-        | Instr::Cas { dst, .. }
         | Instr::Assign { dst, .. }
-        | Instr::Fork { dst, .. } => Some(*dst),
-        _ => None,
+        | Instr::Fork { dst, .. } => [Some(*dst), None],
+        _ => [None, None],
     }
 }
 
@@ -116,7 +117,7 @@ pub(crate) fn free_loads(code: &ThreadCode) -> Vec<bool> {
                 live.union_with(&live_in[s]);
             }
             let instr = &code.code[i].instr;
-            if let Some(d) = defined(instr) {
+            for d in defined(instr).into_iter().flatten() {
                 live.remove(d);
             }
             used.clear();

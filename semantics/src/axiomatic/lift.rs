@@ -400,9 +400,9 @@ impl<'p> Replay<'p> {
                 }),
             ) if loc == l => {
                 let src = self.source(i, t, *loc, *read, *older)?;
-                let fail = match &ins.instr {
-                    Instr::Cas { fail, .. } => *fail,
-                    _ => ReadOrd::Rlx,
+                let (fail, ok) = match &ins.instr {
+                    Instr::Cas { fail, ok, .. } => (*fail, *ok),
+                    _ => (ReadOrd::Rlx, None),
                 };
                 let (access, mode) = match wrote {
                     Some(_) => (AccessKind::Update, read_mode(ord.read_part())),
@@ -436,6 +436,9 @@ impl<'p> Replay<'p> {
                     self.commit(*loc, w);
                 }
                 *self.reg_mut(i, t, *dst)? = *read;
+                if let Some(ok) = ok {
+                    *self.reg_mut(i, t, ok)? = Value::from(wrote.is_some());
+                }
             }
             (Instr::Fence { kind }, Some(Step::Sync)) => {
                 self.push(i, t, ev(EventKind::Fence(*kind), fence_mode(*kind)))?;

@@ -556,6 +556,8 @@ fn advance(
                 desired,
                 ord,
                 fail,
+                weak,
+                ok,
             } => {
                 let (expected, desired) = match (expected.eval(&run.regs), desired.eval(&run.regs))
                 {
@@ -563,29 +565,34 @@ fn advance(
                     _ => return failed(run, div0),
                 };
                 for &(read, mask) in &domains[loc.index()] {
-                    let mut next = run.clone();
-                    next.regs[dst.index()] = read;
-                    next.define(*dst);
-                    next.dep |= mask;
-                    let op = if read == expected {
-                        PathOp::Update {
-                            loc: *loc,
-                            read,
-                            wrote: desired,
-                            read_mode: read_mode(ord.read_part()),
-                            write_mode: write_mode(ord.write_part()),
+                    // The success when it read `expected`; the failure when
+                    // it did not, or, for a weak CAS, whatever it read.
+                    let success = (read == expected).then(|| PathOp::Update {
+                        loc: *loc,
+                        read,
+                        wrote: desired,
+                        read_mode: read_mode(ord.read_part()),
+                        write_mode: write_mode(ord.write_part()),
+                    });
+                    let failure = (read != expected || *weak).then(|| PathOp::Read {
+                        loc: *loc,
+                        value: read,
+                        mode: read_mode(*fail),
+                        access: AccessKind::FailedCas,
+                        free: false,
+                    });
+                    for op in success.into_iter().chain(failure) {
+                        let mut next = run.clone();
+                        if let Some(ok) = ok {
+                            next.regs[ok.index()] = matches!(op, PathOp::Update { .. }).into();
+                            next.define(*ok);
                         }
-                    } else {
-                        PathOp::Read {
-                            loc: *loc,
-                            value: read,
-                            mode: read_mode(*fail),
-                            access: AccessKind::FailedCas,
-                            free: false,
-                        }
-                    };
-                    next.steps.push(step(op, next.dep));
-                    branches.push(next);
+                        next.regs[dst.index()] = read;
+                        next.define(*dst);
+                        next.dep |= mask;
+                        next.steps.push(step(op, next.dep));
+                        branches.push(next);
+                    }
                 }
                 return Advance::Branch;
             }

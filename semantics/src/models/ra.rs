@@ -227,9 +227,9 @@ impl MemoryModel for Ra {
                 let readable: Vec<u32> = s.readable(t, loc).collect();
                 let old = |j: u32| s.locs[loc.index()][j as usize].value;
                 let wrote = |j: u32| op.rmw_write(old(j));
-                // A failed CAS reads; it is not an RMW and needs no free
-                // place after what it read.
-                for &j in readable.iter().filter(|&&j| wrote(j).is_none()) {
+                // A failed CAS reads (a weak one whatever it read); it is
+                // not an RMW and needs no free place after what it read.
+                for &j in readable.iter().filter(|&&j| op.may_fail(old(j))) {
                     let kind = EventKind::Update {
                         loc,
                         read: old(j),

@@ -36,7 +36,7 @@ use super::liveness::MayLoad;
 use crate::ir::{
     handle_of, thread_of_handle, Instr, InstrId, Program, ThreadId, ThreadKind, Value,
 };
-use crate::model::{Event, MemOp, MemoryModel, Site, Step};
+use crate::model::{Event, EventKind, MemOp, MemoryModel, Site, Step};
 use crate::outcome::FailureKind;
 
 /// Status of a forked thread whose fork has not happened yet.
@@ -399,6 +399,7 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
                 desired,
                 ord,
                 fail: f,
+                weak,
                 ..
             } => match (expected.eval(regs), desired.eval(regs)) {
                 (Ok(expected), Ok(desired)) => NextOp::Op(MemOp::Cas {
@@ -407,6 +408,7 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
                     desired,
                     ord: *ord,
                     fail: *f,
+                    weak: *weak,
                 }),
                 _ => div0,
             },
@@ -504,6 +506,9 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
                         "relaxlab internal error: a read returned no value"
                     );
                     sc.comp[1 + dst.index()] = step.value.unwrap_or(0);
+                    if let Instr::Cas { ok: Some(ok), .. } = instr {
+                        sc.comp[1 + ok.index()] = Value::from(wrote(&step.event.kind));
+                    }
                 }
                 Instr::Fork { dst, child: c } => {
                     sc.comp[1 + dst.index()] = handle_of(*c);
@@ -562,7 +567,8 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
     }
 
     /// Thread `t`'s component after its memory instruction at `comp[0]`
-    /// returned `value` (loads, RMWs, CAS: written to the destination) or
+    /// returned `value` (loads, RMWs, CAS: written to the destination; a
+    /// CAS's success flag is whether `event` wrote) or
     /// forked `child` (the handle is written): the program counter moves
     /// on and the local instructions run eagerly, as [`Self::thread_step`]
     /// does. The local steps go to the scratch's record when recording.
@@ -573,12 +579,19 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
         t: ThreadId,
         comp: &mut [Value],
         value: Option<Value>,
+        event: Option<&EventKind>,
         sc: &mut Scratch<M::State>,
     ) -> Result<(), Ended> {
         sc.locals.clear();
         let pc = InstrId::new(comp[0] as usize);
         match &self.program.instruction(t, pc).instr {
-            Instr::Load { dst, .. } | Instr::Rmw { dst, .. } | Instr::Cas { dst, .. } => {
+            Instr::Cas { dst, ok, .. } => {
+                comp[1 + dst.index()] = value.unwrap_or(0);
+                if let Some(ok) = ok {
+                    comp[1 + ok.index()] = Value::from(event.is_some_and(wrote));
+                }
+            }
+            Instr::Load { dst, .. } | Instr::Rmw { dst, .. } => {
                 comp[1 + dst.index()] = value.unwrap_or(0);
             }
             Instr::Fork { dst, child } => comp[1 + dst.index()] = handle_of(*child),
@@ -713,4 +726,10 @@ impl<'p, M: MemoryModel> Interp<'p, M> {
             }
         }
     }
+}
+
+/// Did a CAS's step write: its success flag.
+/// book: language.md, Read-modify-writes and compare-and-swap
+fn wrote(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Update { wrote: Some(_), .. })
 }

@@ -156,12 +156,19 @@ fn placeholder_op(instr: &Instr) -> Option<MemOp> {
             operand: 0,
             ord,
         },
-        Instr::Cas { loc, ord, fail, .. } => MemOp::Cas {
+        Instr::Cas {
+            loc,
+            ord,
+            fail,
+            weak,
+            ..
+        } => MemOp::Cas {
             loc,
             expected: 0,
             desired: 0,
             ord,
             fail,
+            weak,
         },
         Instr::Fence { kind } => MemOp::Fence { kind },
         Instr::Fork { child, .. } => MemOp::Fork { child },

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::c11_support::{cas, fence, load, reg, rmw, store, Builder};
+use crate::c11_support::{cas, cas_weak, fence, load, reg, rmw, store, Builder};
 use relaxlab_semantics::axiomatic::{run_axiomatic, AxOptions};
 use relaxlab_semantics::ir::{
     AxModel, BinOp, C11Fence, Expr, Instr, Observable, Program, ReadOrd, RegId, RmwOp, RmwOrd,
@@ -91,16 +91,17 @@ fn random_program(rng: &mut Rng, assumes: bool) -> Program {
                 }
                 7 => {
                     let expected = rng.below(next_value as u64) as Value;
-                    code.push(cas(
-                        regs,
-                        loc,
-                        expected,
-                        20 + next_value,
-                        rng.pick(&RMWS),
-                        rng.pick(&READS),
-                    ));
+                    let (ord, fail) = (rng.pick(&RMWS), rng.pick(&READS));
+                    // Every other one weak, its success flag observed.
+                    if rng.below(2) == 0 {
+                        code.push(cas(regs, loc, expected, 20 + next_value, ord, fail));
+                        regs += 1;
+                    } else {
+                        let desired = 20 + next_value;
+                        code.push(cas_weak(regs, regs + 1, loc, expected, desired, ord, fail));
+                        regs += 2;
+                    }
                     next_value += 1;
-                    regs += 1;
                 }
                 8 => {
                     if rng.below(2) == 0 {

@@ -55,6 +55,8 @@ fn build(threads: &[Vec<Op>]) -> Program {
                                 expected: Expr::Const(e),
                                 desired: Expr::Const(d),
                                 ord: RmwOrd::Rlx,
+                                weak: false,
+                                ok: None,
                                 fail: ReadOrd::Rlx,
                             },
                             "cas",

@@ -253,6 +253,8 @@ fn line_of(t: usize, i: usize, ops: &[Op]) -> Line {
                 expected: Expr::Const(0),
                 desired: Expr::Const(1),
                 ord: RmwOrd::Rlx,
+                weak: false,
+                ok: None,
                 fail: ReadOrd::Rlx,
             },
             "cas",

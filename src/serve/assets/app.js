@@ -54,7 +54,7 @@ async function api(path, body) {
 
 const KEYWORDS = new Set(['test', 'init', 'thread', 'if', 'else', 'while', 'fork', 'Fork', 'exists',
   'forall', 'observe', 'locations', 'filter', 'expect', 'true', 'false']);
-const BUILTINS = new Set(['load', 'store', 'fence', 'cas', 'rmw', 'join', 'assert', 'assume', 'exchange',
+const BUILTINS = new Set(['load', 'store', 'fence', 'cas', 'cas_weak', 'rmw', 'join', 'assert', 'assume', 'exchange',
   'fetch_add', 'fetch_sub', 'fetch_and', 'fetch_or', 'fetch_xor', 'fetch_max', 'fetch_min',
   'Load', 'Store', 'RMW', 'Fence', 'Join', 'CAS']);
 const ORDERS = new Set(['rlx', 'acq', 'rel', 'acq_rel', 'sc', 'na', 'ss', 'll', 'sl', 'ls', 'full',

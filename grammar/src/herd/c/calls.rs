@@ -80,7 +80,8 @@ impl CThread {
             }
             "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => {
                 arity(3)?;
-                self.cas(args, span, explicit, dst).map(Some)
+                let weak = base.ends_with("weak");
+                self.cas(args, span, explicit, weak, dst).map(Some)
             }
             "atomic_thread_fence" => {
                 arity(0)?;
@@ -105,17 +106,22 @@ impl CThread {
     }
 
     /// COMPARE-EXCHANGE: `t = cas(x, e, d, s, f); r = t == e; e = t;`.
+    /// The weak one may fail whatever it reads (herd's C semantics lets it;
+    /// book: herd.md, Compare-exchange): `t, ok = cas_weak(x, e, d, s, f);
+    /// r = ok; e = t;`, `e = t` writing back the value read on a failure
+    /// and leaving `e` as it was on a success.
     fn cas(
         &mut self,
         args: &[E<'_>],
         span: Span,
         explicit: bool,
+        weak: bool,
         dst: Option<String>,
     ) -> Result<String, HerdError> {
         let loc = self.loc_arg(&args[0], span)?;
         if let E::Var(y, _) = &args[1] {
             if let Some((shared, _)) = self.location(y) {
-                return self.cas_shared_expected(args, span, explicit, dst, loc, shared);
+                return self.cas_shared_expected(args, span, explicit, weak, dst, loc, shared);
             }
         }
         let expected = match &args[1] {
@@ -138,8 +144,18 @@ impl CThread {
         let (d, _) = self.pure(&args[2])?;
         let orders = self.cas_orders(args, span, explicit)?;
         let t = self.fresh();
-        let r = self.dst(dst);
         self.regs.insert(expected.clone());
+        if weak {
+            let ok = self.fresh();
+            let r = self.dst(dst);
+            self.line(format!(
+                "{t}, {ok} = cas_weak({loc}, {expected}, {d}, {orders});"
+            ));
+            self.line(format!("{r} = {ok};"));
+            self.line(format!("{expected} = {t};"));
+            return Ok(r);
+        }
+        let r = self.dst(dst);
         self.line(format!("{t} = cas({loc}, {expected}, {d}, {orders});"));
         self.line(format!("{r} = {t} == {expected};"));
         self.line(format!("{expected} = {t};"));
@@ -151,12 +167,16 @@ impl CThread {
     /// `*y` is read non-atomically before the operation and, on failure
     /// only, written non-atomically with the value read from `x`:
     /// `e = load(y, na); t = cas(x, e, d, s, f); r = t == e;
-    /// if (t != e) { store(y, t, na); }`.
+    /// if (t != e) { store(y, t, na); }`; the weak one
+    /// `e = load(y, na); t, ok = cas_weak(x, e, d, s, f); r = ok;
+    /// if (!ok) { store(y, t, na); }`.
+    #[allow(clippy::too_many_arguments)]
     fn cas_shared_expected(
         &mut self,
         args: &[E<'_>],
         span: Span,
         explicit: bool,
+        weak: bool,
         dst: Option<String>,
         loc: String,
         shared: String,
@@ -165,11 +185,20 @@ impl CThread {
         let orders = self.cas_orders(args, span, explicit)?;
         let e = self.fresh();
         let t = self.fresh();
-        let r = self.dst(dst);
         self.line(format!("{e} = load({shared}, na);"));
-        self.line(format!("{t} = cas({loc}, {e}, {d}, {orders});"));
-        self.line(format!("{r} = {t} == {e};"));
-        self.line(format!("if ({t} != {e}) {{"));
+        let (failed, r) = if weak {
+            let ok = self.fresh();
+            let r = self.dst(dst);
+            self.line(format!("{t}, {ok} = cas_weak({loc}, {e}, {d}, {orders});"));
+            self.line(format!("{r} = {ok};"));
+            (format!("!{ok}"), r)
+        } else {
+            let r = self.dst(dst);
+            self.line(format!("{t} = cas({loc}, {e}, {d}, {orders});"));
+            self.line(format!("{r} = {t} == {e};"));
+            (format!("{t} != {e}"), r)
+        };
+        self.line(format!("if ({failed}) {{"));
         self.indent += 1;
         self.line(format!("store({shared}, {t}, na);"));
         self.indent -= 1;

@@ -14,7 +14,7 @@
 
 use super::rows::bit;
 use crate::axiomatic::execution::{EventKind, Execution};
-use crate::ir::{Expr, Instr, Program, ThreadId};
+use crate::ir::{Expr, Instr, Program, ThreadId, Value};
 
 /// `data` and `ctrl` as rows over the execution's events.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -140,7 +140,9 @@ fn replay(program: &Program, tid: ThreadId, ex: &Execution, events: &[usize], de
                 values[dst.index()] = ex.events[r].value().unwrap_or(0);
                 taint[dst.index()] = bit(r);
             }
-            Instr::Cas { dst, desired, .. } => {
+            Instr::Cas {
+                dst, desired, ok, ..
+            } => {
                 let desired_taint = taint_of(desired, &taint, &mut scratch);
                 let Some(r) = take(&mut next, here) else {
                     return;
@@ -157,6 +159,11 @@ fn replay(program: &Program, tid: ThreadId, ex: &Execution, events: &[usize], de
                 }
                 values[dst.index()] = ex.events[r].value().unwrap_or(0);
                 taint[dst.index()] = bit(r);
+                // The success flag is computed from the read, as the value.
+                if let Some(ok) = ok {
+                    values[ok.index()] = Value::from(succeeded);
+                    taint[ok.index()] = bit(r);
+                }
             }
         }
     }

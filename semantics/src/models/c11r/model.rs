@@ -162,11 +162,14 @@ pub(super) fn perform_op(
             desired,
             ord,
             fail,
+            weak,
         } => {
             if is_atomic(state, loc) {
                 // Failures oldest first, then the success (which reads the
                 // newest element, so it comes last in mo order).
-                for (value, older, next) in cas_failures(state, memory, t, loc, expected, fail) {
+                for (value, older, next) in
+                    cas_failures(state, memory, t, loc, expected, fail, weak)
+                {
                     let mut step = update(value, None, next, loc);
                     if let EventKind::Update { older: o, .. } = &mut step.event.kind {
                         *o = older;

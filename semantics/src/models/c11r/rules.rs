@@ -329,7 +329,8 @@ pub(crate) fn atomic_rmw(
 
 /// A failed CAS (ATOMIC RMW; book: model-c11r.md, Rules): a load with the failure
 /// order from any element of the reads-from set whose value differs from
-/// `expected` (the newest one included when it differs), oldest first.
+/// `expected` (the newest one included when it differs), oldest first; a
+/// weak CAS may also fail reading `expected` (C11 §29.6.5p25).
 pub(crate) fn cas_failures(
     s: &C11State,
     memory: Memory,
@@ -337,10 +338,11 @@ pub(crate) fn cas_failures(
     loc: LocId,
     expected: Value,
     fail: ReadOrd,
+    weak: bool,
 ) -> Loaded {
     atomic_load(s, memory, t, loc, fail)
         .into_iter()
-        .filter(|(v, _, _)| *v != expected)
+        .filter(|(v, _, _)| weak || *v != expected)
         .collect()
 }
 

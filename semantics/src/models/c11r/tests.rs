@@ -271,12 +271,12 @@ fn cas_failure_choices() {
     let mut s = init(2);
     atomic_store(&mut s, t(0), X, 1, WriteOrd::Rlx);
     atomic_store(&mut s, t(0), X, 2, WriteOrd::Rlx);
-    let fails: Vec<_> = cas_failures(&s, Memory::Weak, t(1), X, 2, ReadOrd::Rlx)
+    let fails: Vec<_> = cas_failures(&s, Memory::Weak, t(1), X, 2, ReadOrd::Rlx, false)
         .into_iter()
         .map(|(v, _, _)| v)
         .collect();
     assert_eq!(fails, vec![0, 1]);
-    let fails: Vec<_> = cas_failures(&s, Memory::Sc, t(1), X, 0, ReadOrd::Rlx)
+    let fails: Vec<_> = cas_failures(&s, Memory::Sc, t(1), X, 0, ReadOrd::Rlx, false)
         .into_iter()
         .map(|(v, _, _)| v)
         .collect();

@@ -153,6 +153,7 @@ fn perform_op(state: &C11tState, site: Site, op: MemOp, out: &mut Vec<Step<C11tS
             desired,
             ord,
             fail,
+            weak,
         } => {
             if !is_atomic(state, loc) {
                 out.push(na_update(state, site, loc, |old| {
@@ -161,9 +162,10 @@ fn perform_op(state: &C11tState, site: Site, op: MemOp, out: &mut Vec<Step<C11tS
                 return;
             }
             // Failures first (a load with the failure order of a store
-            // whose value differs), then successes, each oldest first.
+            // whose value differs, or of any store for a weak CAS), then
+            // successes, each oldest first.
             for (old, older, next) in atomic_load(state, t, loc, fail) {
-                if old != expected {
+                if weak || old != expected {
                     let kind = EventKind::Update {
                         loc,
                         read: old,

@@ -616,6 +616,8 @@ impl<'a, 'p, M: MemoryModel> SeedSearch<'a, 'p, M> {
                     let writes = match o.op {
                         MemOp::Store { .. } => !buffers,
                         MemOp::Rmw { .. } => true,
+                        // MCR runs the hardware models, whose programs'
+                        // CASes are strong (`crate::mapping::compile`).
                         MemOp::Cas { expected, .. } => o.read == Some(expected),
                         _ => false,
                     };

@@ -307,7 +307,10 @@ impl<'p, M: MemoryModel> World<'p, M> {
         }
         let mut comps = s.comps.clone();
         let mut c = comps[ti].to_vec();
-        let end = match self.interp.after_op(t, &mut c, step.value, sc) {
+        let end = match self
+            .interp
+            .after_op(t, &mut c, step.value, Some(&step.event.kind), sc)
+        {
             Ok(()) => None,
             Err(e) => {
                 let at = InstrId::new(c[0].max(0) as usize);
@@ -667,7 +670,9 @@ impl<'p, M: MemoryModel> World<'p, M> {
             return;
         }
         let mut c = s.comps[t.index()].to_vec();
-        let _ = self.interp.after_op(t, &mut c, rec.read, sc);
+        let _ = self
+            .interp
+            .after_op(t, &mut c, rec.read, rec.event.as_ref(), sc);
         trace.steps.extend(
             self.interp
                 .last_locals(sc)

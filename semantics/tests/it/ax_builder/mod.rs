@@ -219,6 +219,8 @@ impl ThreadBuilder<'_> {
                 expected: Expr::Const(exp),
                 desired: Expr::Const(des),
                 ord,
+                weak: false,
+                ok: None,
                 fail: ord.read_part(),
             },
             "cas",

@@ -164,6 +164,41 @@ pub fn cas(
         desired: Expr::Const(desired),
         ord,
         fail,
+        weak: false,
+        ok: None,
+    }
+}
+
+/// `dst, ok = cas_weak(loc, expected, desired, ord, fail)`.
+pub fn cas_weak(
+    dst: u32,
+    ok: u32,
+    loc: LocId,
+    expected: Value,
+    desired: Value,
+    ord: RmwOrd,
+    fail: ReadOrd,
+) -> Instr {
+    match cas(dst, loc, expected, desired, ord, fail) {
+        Instr::Cas {
+            dst,
+            loc,
+            expected,
+            desired,
+            ord,
+            fail,
+            ..
+        } => Instr::Cas {
+            dst,
+            loc,
+            expected,
+            desired,
+            ord,
+            fail,
+            weak: true,
+            ok: Some(RegId(ok)),
+        },
+        other => other,
     }
 }
 
@@ -384,6 +419,8 @@ pub fn explore<M: MemoryModel>(p: &Program, m: &M) -> Explored {
                     desired,
                     ord,
                     fail,
+                    weak,
+                    ..
                 } => (
                     MemOp::Cas {
                         loc: *loc,
@@ -391,6 +428,7 @@ pub fn explore<M: MemoryModel>(p: &Program, m: &M) -> Explored {
                         desired: ev(desired),
                         ord: *ord,
                         fail: *fail,
+                        weak: *weak,
                     },
                     Some(*dst),
                 ),
@@ -436,6 +474,14 @@ pub fn explore<M: MemoryModel>(p: &Program, m: &M) -> Explored {
                     _ => {
                         if let (Some(d), Some(v)) = (dst, st.value) {
                             me.regs[d.index()] = v;
+                        }
+                        // A CAS's success flag: did it write?
+                        if let Instr::Cas { ok: Some(ok), .. } = ins {
+                            let wrote = matches!(
+                                st.event.kind,
+                                relaxlab_semantics::model::EventKind::Update { wrote: Some(_), .. }
+                            );
+                            me.regs[ok.index()] = Value::from(wrote);
                         }
                     }
                 }

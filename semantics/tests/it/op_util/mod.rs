@@ -107,6 +107,8 @@ impl T {
                 expected: Expr::Const(expected),
                 desired: Expr::Const(desired),
                 ord: RmwOrd::Sc,
+                weak: false,
+                ok: None,
                 fail: ReadOrd::Sc,
             },
             "cas",
