@@ -288,6 +288,51 @@ fn run_draws_what_the_model_shows() {
     assert!(out.contains("digraph"), "{out}");
 }
 
+/// A relation a C model shows on the one-event view of a read-modify-write
+/// is drawn on the two events relaxlab has: an edge into the joined event
+/// on its read, an edge out of it from its write.
+/// book: cat.md, One event per read-modify-write
+#[test]
+fn shown_relations_leave_a_joined_rmw_from_its_write() {
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "tests/cat/one-event/rs.litmus",
+        "--cat",
+        "tests/cat/one-event/sync.cat",
+        "--dot",
+        "-",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let graph = out
+        .split("digraph ")
+        .find(|g| g.contains("P1:r0=1 P2:r1=2\" {"))
+        .unwrap_or_else(|| panic!("no graph of the satisfying outcome:\n{out}"));
+    let node = |label: &str| {
+        let line = graph
+            .lines()
+            .find(|l| l.contains(&format!(": {label}\"")))
+            .unwrap_or_else(|| panic!("no event {label}:\n{graph}"));
+        line.trim().split(' ').next().unwrap().to_string()
+    };
+    let (store, read, write, load) = (
+        node("W[rel] y=1"),
+        node("R[acq] y=1"),
+        node("W[rel] y=2"),
+        node("R[acq] y=2"),
+    );
+    let sync: Vec<(String, String)> = graph
+        .lines()
+        .filter(|l| l.contains("label=\"sync\""))
+        .map(|l| {
+            let mut w = l.trim().split(' ');
+            let a = w.next().unwrap().to_string();
+            w.next();
+            (a, w.next().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(sync, vec![(store, read), (write, load)], "{graph}");
+}
+
 /// A `flag` that holds on some execution is named in every format (herd7
 /// prints `Flag NAME` after the `Positive`/`Negative` line) without making
 /// the test `Undef`; one that holds on none is not named, and a model
