@@ -362,6 +362,31 @@ impl ThreadEs {
         }
     }
 
+    /// herd7's one event of a C11 read-modify-write (an `RMW` action, in
+    /// `R` and in `W`) as its read `r` and its write `w`: what enters the
+    /// event enters both, what leaves it leaves both, and the read
+    /// precedes the write (by data when the value written is computed from
+    /// the value read, by control otherwise), so the two are ordered where
+    /// a model sees them apart
+    /// (book: cat.md, One event per read-modify-write).
+    pub(crate) fn one_event(&mut self, r: Sub, w: Sub, data: bool) -> Sub {
+        let both = vec![r.start, w.start];
+        let edge = (r.start, w.start);
+        if data {
+            self.iico_data.push(edge);
+        } else {
+            self.iico_ctrl.push(edge);
+        }
+        Sub {
+            start: r.start,
+            end: w.end,
+            input: Some(both.clone()),
+            data_input: Some(both.clone()),
+            output: Some(both),
+            ctrl_output: None,
+        }
+    }
+
     /// herd's `linux_exch`: data from the location and the value to the
     /// write and from the location to the read; control from the read to
     /// the write. The output is the read's.

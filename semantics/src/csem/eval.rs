@@ -16,6 +16,8 @@
 //! without it (`lkmmv1`) a fully ordered one is bracketed by `mb` fences
 //! and its events are `once`, as herd does.
 
+mod c11;
+
 use crate::axiomatic::LockOp;
 use crate::ir::{BinOp, LocId, RegId, ThreadId, Value};
 use crate::outcome::FailureKind;
@@ -41,13 +43,68 @@ pub(crate) enum Stop {
 
 type R<T> = Result<T, Stop>;
 
+/// Per location, the values a read of it may get, each with the writers
+/// its justification uses (a bit each, [`Sites`]; 0 when not tracked).
+pub(crate) type Domains = [Vec<(Value, u64)>];
+
+/// The writers of a program, for the justification of values
+/// (book: herd.md, Unsequenced operands): a writer is the `k`-th write
+/// made by one run of a statement outside every loop (by its address in
+/// the program), which writes at most once in an execution: the writes
+/// of one statement's alternatives that share a `k` exclude each other.
+/// A write inside a loop is no tracked writer. Bits are given in the
+/// order writers are met, which is deterministic; the 65th and later get
+/// none.
+#[derive(Debug, Default)]
+pub(crate) struct Sites(std::cell::RefCell<Vec<(usize, u32)>>);
+
+impl Sites {
+    fn bit(&self, node: usize, k: u32) -> u64 {
+        let mut v = self.0.borrow_mut();
+        let i = match v.iter().position(|&s| s == (node, k)) {
+            Some(i) => i,
+            None => {
+                v.push((node, k));
+                v.len() - 1
+            }
+        };
+        if i < 64 {
+            1u64 << i
+        } else {
+            0
+        }
+    }
+}
+
+/// A write of a run, with what justifies its value: `dep`, the writers
+/// of every value the run read before it, and `bit`, its own writer (0
+/// when untracked).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Written {
+    pub loc: LocId,
+    pub value: Value,
+    pub bit: u64,
+    pub dep: u64,
+}
+
 /// The state of one run.
 pub(crate) struct Run<'a> {
     c: &'a CProgram,
     tid: ThreadId,
     locations: usize,
     /// Per location, the values a read of it may get.
-    domains: &'a [Vec<Value>],
+    domains: &'a Domains,
+    /// The writers, when the run computes value domains.
+    sites: Option<&'a Sites>,
+    /// The writers of every value read so far.
+    dep: u64,
+    /// The writes made, when `sites` is given.
+    pub written: Vec<Written>,
+    /// The statement running (its address) and how many writes it made.
+    node: usize,
+    writes_in_node: u32,
+    /// How many loops the run is in.
+    loops: u32,
     pub es: ThreadEs,
     pub regs: Vec<Value>,
     /// herd's program-order index of the current instruction instance.
@@ -68,7 +125,8 @@ impl<'a> Run<'a> {
         c: &'a CProgram,
         tid: ThreadId,
         locations: usize,
-        domains: &'a [Vec<Value>],
+        domains: &'a Domains,
+        sites: Option<&'a Sites>,
         regs: Vec<Value>,
         choices: &'a [u32],
     ) -> Run<'a> {
@@ -78,6 +136,12 @@ impl<'a> Run<'a> {
             tid,
             locations,
             domains,
+            sites,
+            dep: 0,
+            written: Vec::new(),
+            node: 0,
+            writes_in_node: 0,
+            loops: 0,
             es: ThreadEs::default(),
             regs,
             inst: 0,
@@ -157,16 +221,28 @@ impl<'a> Run<'a> {
             return Err(Stop::Discard);
         }
         let k = self.choose(domain.len());
-        let value = self.domains[loc.index()][k];
+        let (value, mask) = self.domains[loc.index()][k];
+        self.dep |= mask;
         let ev = self.ev(EvKind::Read { loc, value }, tags, port, atomic);
         Ok((value, self.es.event(ev)))
     }
 
-    /// A read whose value is fixed by an equation (herd's
-    /// `read_mem_atomic_known`): the path exists only if the domain has
-    /// it; no choice is made.
     fn write_mem(&mut self, tags: Tags, a: Value, value: Value, atomic: bool) -> R<Sub> {
         let loc = self.write_location(a)?;
+        if let Some(sites) = self.sites {
+            let bit = if self.loops == 0 {
+                sites.bit(self.node, self.writes_in_node)
+            } else {
+                0
+            };
+            self.writes_in_node += 1;
+            self.written.push(Written {
+                loc,
+                value,
+                bit,
+                dep: self.dep,
+            });
+        }
         let ev = self.ev(EvKind::Write { loc, value }, tags, Port::No, atomic);
         Ok(self.es.event(ev))
     }
@@ -301,6 +377,24 @@ impl<'a> Run<'a> {
                 unless,
                 tags,
             } => self.add_unless(addr, add, unless, *tags),
+            CExpr::C11Rmw { addr, op, val, rmw } => self.c11_rmw(port, addr, *op, val, *rmw),
+            CExpr::C11Cas {
+                obj,
+                expected,
+                desired,
+                success,
+                failure,
+                strong,
+            } => self.c11_cas(
+                c11::Cas {
+                    obj,
+                    expected,
+                    desired,
+                    success: *success,
+                    failure: *failure,
+                },
+                *strong,
+            ),
             CExpr::Srcu { addr, tags } => {
                 let (a, sa) = self.expr(Port::Addr, addr)?;
                 let loc = self.write_location(a)?;
@@ -513,6 +607,8 @@ impl<'a> Run<'a> {
     fn stmt(&mut self, node: &CNode) -> R<()> {
         self.inst += 1;
         self.line = node.line;
+        self.node = node as *const CNode as usize;
+        self.writes_in_node = 0;
         match &node.stmt {
             CStmt::Block(body) => self.list(body),
             CStmt::If {
@@ -541,7 +637,14 @@ impl<'a> Run<'a> {
                 self.es.cond(&sc, &branch);
                 Ok(())
             }
-            CStmt::While { cond, body } => self.while_loop(node, cond, body, 0),
+            CStmt::While { cond, body } => {
+                // A loop's writes are no tracked writers: a statement in
+                // it may run several times.
+                self.loops += 1;
+                let run = self.while_loop(node, cond, body, 0);
+                self.loops -= 1;
+                run
+            }
             CStmt::Eval { dst, e } => {
                 let (v, s) = self.expr(Port::No, e)?;
                 if let Some(r) = dst {

@@ -106,6 +106,29 @@ pub enum CExpr {
     TryLock(Box<CExpr>),
     /// `__islocked(a)`: 1 when the lock is held.
     IsLocked(Box<CExpr>),
+    /// A C11 fetch operation (`op`: `Some`) or exchange (`None`): herd's
+    /// `Fetch` and `Exchange`, one event in `R` and `W` in herd7, a read
+    /// and a write here ([`Rmw`]); returns the old value.
+    C11Rmw {
+        addr: Box<CExpr>,
+        op: Option<AtomicOp>,
+        val: Box<CExpr>,
+        rmw: Rmw,
+    },
+    /// A C11 compare-exchange (herd's `ECas`): reads `*expected`, then
+    /// either fails (reads the object with the `failure` order, writes
+    /// the value read to `*expected`, returns 0; a `strong` one only when
+    /// the value read is not the expected one) or succeeds (one
+    /// read-modify-write of the object from the expected value to
+    /// `desired` with the `success` order, returns 1).
+    C11Cas {
+        obj: Box<CExpr>,
+        expected: Box<CExpr>,
+        desired: Box<CExpr>,
+        success: Rmw,
+        failure: Tags,
+        strong: bool,
+    },
     /// `__srcu{tags}(a)` as an expression: an SRCU event, whose value is
     /// herd's for `srcu-lock` (a number per thread and instruction) and 0
     /// otherwise.
@@ -113,6 +136,17 @@ pub enum CExpr {
         addr: Box<CExpr>,
         tags: Tags,
     },
+}
+
+/// The annotations of the read and of the write that stand for herd's one
+/// event of a C11 read-modify-write: the halves of its order (an
+/// `acq_rel` one is an acquire read and a release write), from which the
+/// cat machine joins them back into one event of the whole order
+/// (book: cat.md, One event per read-modify-write).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Rmw {
+    pub read: Tags,
+    pub write: Tags,
 }
 
 /// A statement of a thread.
@@ -269,7 +303,7 @@ impl CProgram {
 }
 
 /// The memory accesses an expression makes (a read-modify-write counts
-/// its read and its write).
+/// its read and its write, but a C11 one, one event in herd7, counts one).
 fn accesses(e: &CExpr) -> usize {
     match e {
         CExpr::Const(_) | CExpr::Reg(_) => 0,
@@ -282,5 +316,14 @@ fn accesses(e: &CExpr) -> usize {
             addr, add, unless, ..
         } => 2 + accesses(addr) + accesses(add) + accesses(unless),
         CExpr::TryLock(a) | CExpr::IsLocked(a) | CExpr::Srcu { addr: a, .. } => 1 + accesses(a),
+        // herd's one event.
+        CExpr::C11Rmw { addr, val, .. } => 1 + accesses(addr) + accesses(val),
+        // The read of `*expected`, then the object's.
+        CExpr::C11Cas {
+            obj,
+            expected,
+            desired,
+            ..
+        } => 2 + accesses(obj) + accesses(expected) + accesses(desired),
     }
 }

@@ -1,7 +1,7 @@
 //! herd7's C semantics, for the herd C tests relaxlab's own instructions
 //! cannot express: the Linux-kernel primitives of a `.def` file, pointers,
 //! herd's annotations (tags), locks and SRCU; and for plain C tests under
-//! herd's C cat models, C11 loads, stores and fences with their operands
+//! herd's C cat models, C11 loads, stores, fences and read-modify-writes with their operands
 //! unsequenced (book: herd.md, Unsequenced operands) (herdtools7's `CSem.ml`,
 //! `event.ml` and `eventsMonad.ml`; the LKMM: Alglave et al., "Frightening
 //! small children and disconcerting grown-ups", ASPLOS 2018).
@@ -19,7 +19,7 @@ mod eval;
 pub mod ir;
 pub(crate) mod paths;
 
-pub use ir::{AtomicOp, CExpr, CNode, CProgram, CStmt, Returns, Tags};
+pub use ir::{AtomicOp, CExpr, CNode, CProgram, CStmt, Returns, Rmw, Tags};
 
 use crate::ir::{LocId, Value};
 

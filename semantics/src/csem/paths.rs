@@ -15,7 +15,12 @@
 //! `crate::axiomatic::paths::value_domains`), plus every constant some
 //! statement stores to it on any branch (to a location the statement
 //! names through a parameter; to every location when it stores through
-//! a computed pointer).
+//! a computed pointer). As there, each value carries the writers its
+//! justification uses (a writer being a write of a statement outside
+//! every loop, [`super::eval::Sites`]), and a writer never writes a value
+//! whose justification uses it: `r = *x * *x; *x = r + 1;` would
+//! otherwise justify 1, 2, 5, 26, ... by itself, a value more every round
+//! and the reads' combinations with them.
 
 use std::collections::BTreeSet;
 
@@ -25,7 +30,7 @@ use crate::ir::{InstrId, LocId, Program, ThreadId, Value};
 
 use super::deps::{run_deps, Mat};
 use super::es::{EvKind, ThreadEs};
-use super::eval::{Run, Stop};
+use super::eval::{Domains, Run, Sites, Stop};
 use super::ir::{CExpr, CNode, CProgram, CStmt};
 use super::location_at;
 
@@ -45,44 +50,93 @@ pub(crate) struct CPath {
     pub rmw: Vec<(usize, usize)>,
 }
 
-/// One complete run of a thread, or why it gives no path.
-enum Outcome {
-    Path(Box<ThreadPath>),
-    None,
-    Cut,
-    TooBig(usize),
-}
-
 /// Every run of thread `t` under `domains`, at most `max` of them.
 fn thread_runs(
     program: &Program,
     c: &CProgram,
     t: usize,
-    domains: &[Vec<Value>],
+    domains: &Domains,
     max: u64,
     paths: &mut Paths,
 ) -> Result<Vec<ThreadPath>, crate::axiomatic::AxError> {
     let mut out = Vec::new();
+    let mut too_big = None;
+    let (mut cut, mut truncated) = (false, false);
+    each_run(
+        program,
+        c,
+        t,
+        domains,
+        None,
+        max,
+        &mut truncated,
+        &mut |run, stop| {
+            let end = match stop {
+                Ok(()) => PathEnd::Finished,
+                Err(Stop::Discard) => return true,
+                Err(Stop::Cut) => {
+                    cut = true;
+                    return true;
+                }
+                Err(Stop::Fail(kind)) => PathEnd::Failed(kind.clone()),
+            };
+            match to_path(c, &run.es, std::mem::take(&mut run.regs), end) {
+                Ok(p) => out.push(p),
+                Err(n) => too_big = Some(n),
+            }
+            too_big.is_none()
+        },
+    );
+    paths.unroll_cut |= cut;
+    paths.truncated |= truncated;
+    match too_big {
+        Some(n) => Err(crate::axiomatic::AxError::TooManyEvents {
+            events: n,
+            max: MAX_EVENTS,
+        }),
+        None => Ok(out),
+    }
+}
+
+/// Runs thread `t` once per sequence of choices, depth first, the last
+/// choice varying fastest, at most `max` times (`truncated` set when it
+/// stops there); `visit` gets each run and how it ended, and stops the
+/// enumeration by returning false.
+#[allow(clippy::too_many_arguments)]
+fn each_run(
+    program: &Program,
+    c: &CProgram,
+    t: usize,
+    domains: &Domains,
+    sites: Option<&Sites>,
+    max: u64,
+    truncated: &mut bool,
+    visit: &mut dyn FnMut(&mut Run<'_>, &Result<(), Stop>) -> bool,
+) {
+    let tid = ThreadId::new(t);
     let mut choices: Vec<u32> = Vec::new();
     let mut visited = 0u64;
     loop {
         visited += 1;
         if visited > max {
-            paths.truncated = true;
-            return Ok(out);
+            *truncated = true;
+            return;
         }
-        let (outcome, arities) = one_run(program, c, t, domains, &choices);
-        match outcome {
-            Outcome::Path(p) => out.push(*p),
-            Outcome::None => {}
-            Outcome::Cut => paths.unroll_cut = true,
-            Outcome::TooBig(n) => {
-                return Err(crate::axiomatic::AxError::TooManyEvents {
-                    events: n,
-                    max: MAX_EVENTS,
-                })
-            }
+        let regs = c.init_regs[t].clone();
+        let mut run = Run::new(
+            c,
+            tid,
+            program.locations.len(),
+            domains,
+            sites,
+            regs,
+            &choices,
+        );
+        let stop = run.run(&c.threads[t]);
+        if !visit(&mut run, &stop) {
+            return;
         }
+        let arities = std::mem::take(&mut run.arities);
         // The next sequence of choices: the last one that has another
         // option takes it; the ones after it start again from 0.
         let mut full: Vec<u32> = (0..arities.len())
@@ -90,7 +144,7 @@ fn thread_runs(
             .collect();
         loop {
             let Some(last) = full.len().checked_sub(1) else {
-                return Ok(out);
+                return;
             };
             if full[last] + 1 < arities[last] {
                 full[last] += 1;
@@ -100,32 +154,6 @@ fn thread_runs(
         }
         choices = full;
     }
-}
-
-/// Runs thread `t` with `choices`; returns the path and the number of
-/// options of every choice made.
-fn one_run(
-    program: &Program,
-    c: &CProgram,
-    t: usize,
-    domains: &[Vec<Value>],
-    choices: &[u32],
-) -> (Outcome, Vec<u32>) {
-    let tid = ThreadId::new(t);
-    let regs = c.init_regs[t].clone();
-    let mut run = Run::new(c, tid, program.locations.len(), domains, regs, choices);
-    let end = match run.run(&c.threads[t]) {
-        Ok(()) => PathEnd::Finished,
-        Err(Stop::Discard) => return (Outcome::None, run.arities),
-        Err(Stop::Cut) => return (Outcome::Cut, run.arities),
-        Err(Stop::Fail(kind)) => PathEnd::Failed(kind),
-    };
-    let arities = std::mem::take(&mut run.arities);
-    let outcome = match to_path(c, &run.es, run.regs, end) {
-        Ok(p) => Outcome::Path(Box::new(p)),
-        Err(n) => Outcome::TooBig(n),
-    };
-    (outcome, arities)
 }
 
 /// A run as a path: its accesses as steps, its events and relations as
@@ -231,7 +259,9 @@ fn to_path(
 }
 
 /// The write of the read-modify-write whose read is event `r`: an atomic
-/// write of the same instruction instance to the same location.
+/// write of the same instruction instance to the same location, the one
+/// made right after the read when there is one (two read-modify-writes of
+/// one location in one statement are two pairs).
 fn paired_write(es: &ThreadEs, r: usize) -> Option<usize> {
     let er = es.ev[r];
     let EvKind::Read { loc, .. } = er.kind else {
@@ -240,12 +270,16 @@ fn paired_write(es: &ThreadEs, r: usize) -> Option<usize> {
     if !er.atomic {
         return None;
     }
-    (0..es.ev.len()).find(|&w| {
-        let ew = es.ev[w];
+    let pairs = |w: &usize| {
+        let ew = es.ev[*w];
         ew.atomic
             && ew.inst == er.inst
             && matches!(ew.kind, EvKind::Write { loc: l, .. } if l == loc)
-    })
+    };
+    std::iter::once(r + 1)
+        .filter(|&w| w < es.ev.len())
+        .chain(0..es.ev.len())
+        .find(pairs)
 }
 
 /// Every path of every thread of a herd C program under `domains`.
@@ -255,9 +289,9 @@ pub(crate) fn c_thread_paths(
     domains: &[BTreeSet<Value>],
     max: u64,
 ) -> Result<Paths, crate::axiomatic::AxError> {
-    let domains: Vec<Vec<Value>> = domains
+    let domains: Vec<Vec<(Value, u64)>> = domains
         .iter()
-        .map(|d| d.iter().copied().collect())
+        .map(|d| d.iter().map(|&v| (v, 0)).collect())
         .collect();
     let mut paths = Paths::default();
     for t in 0..c.threads.len() {
@@ -270,10 +304,10 @@ pub(crate) fn c_thread_paths(
 /// The value domains of a herd C program (see the module docs).
 pub(crate) fn c_value_domains(program: &Program, c: &CProgram, max: u64) -> Vec<BTreeSet<Value>> {
     let n = program.locations.len();
-    let mut domains: Vec<BTreeSet<Value>> = program
+    let mut domains: Vec<Vec<(Value, u64)>> = program
         .locations
         .iter()
-        .map(|l| BTreeSet::from([l.init]))
+        .map(|l| vec![(l.init, 0)])
         .collect();
     for (t, body) in c.threads.iter().enumerate() {
         let mut consts = Vec::new();
@@ -281,35 +315,48 @@ pub(crate) fn c_value_domains(program: &Program, c: &CProgram, max: u64) -> Vec<
         for (loc, v) in consts {
             match loc {
                 Some(l) => {
-                    domains[l.index()].insert(v);
+                    insert_minimal(&mut domains[l.index()], v, 0);
                 }
                 None => {
                     for d in domains.iter_mut() {
-                        d.insert(v);
+                        insert_minimal(d, v, 0);
                     }
                 }
             }
         }
     }
     // Rounds: a value written can be read, and computed from, by the next
-    // round; a loop-free run writes at most as often as it has stores.
+    // round; a loop-free run writes at most as often as it has stores. A
+    // writer never writes a value whose justification uses it (in a
+    // loop-free execution it writes once, and a justification is
+    // acyclic): without this, `*x = *x + 1` would justify 1, 2, 3, ... by
+    // itself, and every round would add a value.
     let rounds = c.threads.iter().map(|b| count_stores(b)).sum::<usize>() + 1;
+    let sites = Sites::default();
     for _ in 0..rounds {
-        let snapshot: Vec<Vec<Value>> = domains
-            .iter()
-            .map(|d| d.iter().copied().collect())
-            .collect();
+        let snapshot = domains.clone();
         let mut changed = false;
         for t in 0..c.threads.len() {
-            let mut scratch = Paths::default();
-            let Ok(runs) = thread_runs(program, c, t, &snapshot, max, &mut scratch) else {
-                return domains;
-            };
-            for p in &runs {
-                for s in &p.steps {
-                    if let PathOp::Write { loc, value, .. } = s.op {
-                        changed |= domains[loc.index()].insert(value);
+            let mut written = Vec::new();
+            let mut truncated = false;
+            each_run(
+                program,
+                c,
+                t,
+                &snapshot,
+                Some(&sites),
+                max,
+                &mut truncated,
+                &mut |run, stop| {
+                    if matches!(stop, Ok(()) | Err(Stop::Fail(_))) {
+                        written.append(&mut run.written);
                     }
+                    true
+                },
+            );
+            for w in written {
+                if w.dep & w.bit == 0 {
+                    changed |= insert_minimal(&mut domains[w.loc.index()], w.value, w.dep | w.bit);
                 }
             }
         }
@@ -318,6 +365,22 @@ pub(crate) fn c_value_domains(program: &Program, c: &CProgram, max: u64) -> Vec<
         }
     }
     domains
+        .into_iter()
+        .map(|d| d.into_iter().map(|(v, _)| v).collect())
+        .collect()
+}
+
+/// Adds `(v, mask)` to a domain unless a justification of `v` using
+/// fewer writers is known, and drops those using more. True if the
+/// domain changed.
+fn insert_minimal(domain: &mut Vec<(Value, u64)>, v: Value, mask: u64) -> bool {
+    if domain.iter().any(|&(w, m)| w == v && m & mask == m) {
+        return false;
+    }
+    domain.retain(|&(w, m)| !(w == v && m & mask == mask));
+    domain.push((v, mask));
+    domain.sort_unstable();
+    true
 }
 
 /// The constants a statement stores, with the location when the address
@@ -396,7 +459,26 @@ fn count_stores(body: &[CNode]) -> usize {
                         .map_or(0, |o| count_stores(std::slice::from_ref(o)))
             }
             CStmt::While { body, .. } => 2 * count_stores(std::slice::from_ref(body)),
+            CStmt::Eval { e, .. } => 1 + c11_writes(e),
+            CStmt::Store { addr, val, .. } => 1 + c11_writes(addr) + c11_writes(val),
             _ => 1,
         })
         .sum()
+}
+
+/// The writes of the C11 read-modify-writes of an expression, counted
+/// beside the statement's one for the bound on the rounds.
+fn c11_writes(e: &CExpr) -> usize {
+    match e {
+        CExpr::C11Rmw { addr, val, .. } => 1 + c11_writes(addr) + c11_writes(val),
+        CExpr::C11Cas {
+            obj,
+            expected,
+            desired,
+            ..
+        } => 1 + c11_writes(obj) + c11_writes(expected) + c11_writes(desired),
+        CExpr::Op(_, a, b) => c11_writes(a) + c11_writes(b),
+        CExpr::Load { addr, .. } => c11_writes(addr),
+        _ => 0,
+    }
 }

@@ -51,10 +51,31 @@ pub(crate) enum Expr {
     TryLock(Box<Expr>, Span),
     IsLocked(Box<Expr>, Span),
     Srcu(Box<Expr>, Vec<String>, Span),
+    /// `atomic_fetch_OP_explicit(a, v, mo)` (`op`: `Some`) and
+    /// `atomic_exchange_explicit(a, v, mo)` (`None`), and their forms
+    /// without `_explicit`, `seq_cst`: herd's `Fetch` and `Exchange`.
+    C11Rmw {
+        addr: Box<Expr>,
+        op: Option<AOp>,
+        val: Box<Expr>,
+        mo: String,
+        span: Span,
+    },
+    /// `atomic_compare_exchange_{strong,weak}[_explicit](obj, expected,
+    /// desired[, success, failure])`: herd's `ECas`.
+    C11Cas {
+        obj: Box<Expr>,
+        expected: Box<Expr>,
+        desired: Box<Expr>,
+        success: String,
+        failure: String,
+        strong: bool,
+        span: Span,
+    },
     /// `f(args)`: a macro call.
     Call(String, Vec<Expr>, Span),
-    /// A C construct herd7's semantics has no event structure for here
-    /// (C11 read-modify-writes and compare-exchanges): its name.
+    /// A C construct herd7's semantics has no event structure for here:
+    /// its name.
     Unsupported(&'static str, Span),
 }
 
@@ -72,6 +93,8 @@ impl Expr {
             | Expr::TryLock(_, s)
             | Expr::IsLocked(_, s)
             | Expr::Srcu(_, _, s)
+            | Expr::C11Rmw { span: s, .. }
+            | Expr::C11Cas { span: s, .. }
             | Expr::Call(_, _, s)
             | Expr::Unsupported(_, s) => *s,
         }

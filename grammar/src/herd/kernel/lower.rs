@@ -15,12 +15,18 @@ use relaxlab_semantics::csem::{
     self, AtomicOp, CExpr, CNode, CProgram, CStmt, Returns, Tags, MAX_INTEGER,
 };
 use relaxlab_semantics::ir::{
-    Atomicity, CmpOp, Condition, Instr, Instruction, LocId, Location, Observable, Origin, Program,
-    Prop as IrProp, Quantifier, RegId, Span, ThreadCode, ThreadId, ThreadKind, Value as IrValue,
+    Atomicity, Condition, Instr, Instruction, LocId, Location, Observable, Origin, Program,
+    Quantifier, RegId, Span, ThreadCode, ThreadKind, Value as IrValue,
 };
 
+mod c11;
+mod condition;
+
+use c11::{access_tags, tag_list};
+use condition::{lower_prop, observable, prop_locations};
+
 use super::arrays::{array_arithmetic, Arrays};
-use super::ast::{self, AOp, Ann, Expr, Loc, Prop, Stmt, Test, Value};
+use super::ast::{AOp, Ann, Expr, Loc, Stmt, Test, Value};
 use crate::herd::error::{at, HerdError};
 
 /// What herd's configuration says about the semantics.
@@ -30,9 +36,10 @@ pub struct Semantics {
     pub lkmmv2: bool,
     /// herd's `-unroll`.
     pub unroll: u32,
-    /// C11 loads, stores and fences are read (a plain C test's reading for
-    /// herd's C cat models, book: herd.md, Unsequenced operands); without
-    /// it they are refused, and the test is left to the translation.
+    /// C11 loads, stores, fences and read-modify-writes are read (a plain
+    /// C test's reading for herd's C cat models,
+    /// book: herd.md, Unsequenced operands); without it they are refused,
+    /// and the test is left to the translation.
     pub c11: bool,
 }
 
@@ -459,110 +466,6 @@ fn line_of(src: &str, span: Span) -> u32 {
         .map_or(1, |s| s.matches('\n').count() as u32 + 1)
 }
 
-fn prop_locations(p: &Prop, out: &mut Vec<(String, Span)>) {
-    match p {
-        Prop::Const(_) => {}
-        Prop::Atom(l, _, v, s) => {
-            if let Loc::Mem(x, s) = l {
-                out.push((x.clone(), *s));
-            }
-            if let Value::Addr(x) = v {
-                out.push((x.clone(), *s));
-            }
-        }
-        Prop::Not(a) => prop_locations(a, out),
-        Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
-            prop_locations(a, out);
-            prop_locations(b, out);
-        }
-    }
-}
-
-fn observable(
-    l: &Lowerer<'_>,
-    scopes: &mut [(&ast::Thread, ThreadScope)],
-    loc: &Loc,
-) -> R<Observable> {
-    match loc {
-        Loc::Reg(t, r, span) => {
-            let Some((_, scope)) = scopes.get_mut(*t) else {
-                return Err(HerdError::BadThread {
-                    name: format!("{t}:{r}"),
-                    span: at(*span),
-                    help: format!(
-                        "the threads of this test are numbered 0 to {}",
-                        scopes.len().saturating_sub(1)
-                    ),
-                });
-            };
-            Ok(Observable::Reg(ThreadId::new(*t), scope.reg(r)))
-        }
-        Loc::Mem(x, span) if l.arrays.cells(x).is_some() => Err(HerdError::array(
-            format!("the whole array `{x}` compared with a value"),
-            "a whole array",
-            *span,
-            format!(
-                "compare one of its cells, `{x}[0]`; `locations [{x};]` shows the whole array (book: herd.md, Arrays)"
-            ),
-        )),
-        Loc::Mem(x, span) if x.contains('[') => {
-            let c = l.arrays.cell(x, *span)?.unwrap_or_default();
-            Ok(Observable::Loc(LocId::new(c)))
-        }
-        Loc::Mem(x, span) => match l.locations.iter().position(|(n, _, _)| n == x) {
-            Some(i) => Ok(Observable::Loc(LocId::new(i))),
-            None => Err(HerdError::UnknownLocation {
-                name: x.clone(),
-                span: at(*span),
-            }),
-        },
-    }
-}
-
-fn lower_prop(
-    l: &Lowerer<'_>,
-    scopes: &mut [(&ast::Thread, ThreadScope)],
-    p: &Prop,
-    observed: &mut Vec<Observable>,
-) -> R<IrProp> {
-    Ok(match p {
-        Prop::Const(true) => IrProp::True,
-        Prop::Const(false) => IrProp::False,
-        Prop::Atom(loc, ne, v, span) => {
-            let o = observable(l, scopes, loc)?;
-            if !observed.contains(&o) {
-                observed.push(o);
-            }
-            let v = match v {
-                Value::Int(v) => l.integer(*v, *span)?,
-                Value::Addr(x) => match l.find(x) {
-                    Some(i) => csem::address(LocId::new(i)),
-                    None => {
-                        return Err(HerdError::UnknownLocation {
-                            name: x.clone(),
-                            span: at(*span),
-                        })
-                    }
-                },
-            };
-            IrProp::Atom(o, if *ne { CmpOp::Ne } else { CmpOp::Eq }, v)
-        }
-        Prop::Not(a) => IrProp::Not(Box::new(lower_prop(l, scopes, a, observed)?)),
-        Prop::And(a, b) => IrProp::And(
-            Box::new(lower_prop(l, scopes, a, observed)?),
-            Box::new(lower_prop(l, scopes, b, observed)?),
-        ),
-        Prop::Or(a, b) => IrProp::Or(
-            Box::new(lower_prop(l, scopes, a, observed)?),
-            Box::new(lower_prop(l, scopes, b, observed)?),
-        ),
-        Prop::Implies(a, b) => IrProp::Implies(
-            Box::new(lower_prop(l, scopes, a, observed)?),
-            Box::new(lower_prop(l, scopes, b, observed)?),
-        ),
-    })
-}
-
 fn aop(op: AOp) -> AtomicOp {
     match op {
         AOp::Add => AtomicOp::Add,
@@ -573,56 +476,6 @@ fn aop(op: AOp) -> AtomicOp {
         AOp::AndNot => AtomicOp::AndNot,
     }
 }
-
-fn c11_refused(span: Span) -> HerdError {
-    semantics_error(
-        "C11 atomics in a test run in herd's C semantics",
-        span,
-        "a C11 access",
-        "relaxlab runs C11 tests through its own instructions and kernel tests in herd's C semantics; this test mixes both",
-    )
-}
-
-/// A tag list (no C11 order).
-fn tag_list(ann: &Ann, span: Span) -> R<&[String]> {
-    match ann {
-        Ann::Plain => Ok(&[]),
-        Ann::Tags(t) => Ok(t),
-        Ann::Mo(_) => Err(c11_refused(span)),
-    }
-}
-
-/// The annotation of a C11 load, store or fence, or a tag list: the
-/// `memory_order_*` name is the event's one annotation, from which herd's
-/// C11 models read its order ([`CProgram::mode_of`]).
-fn access_tags<'a>(l: &Lowerer<'_>, ann: &'a Ann, span: Span) -> R<&'a [String]> {
-    match ann {
-        Ann::Plain => Ok(&[]),
-        Ann::Tags(t) => Ok(t),
-        Ann::Mo(_) if !l.c11 => Err(c11_refused(span)),
-        Ann::Mo(mo) if mo == "memory_order_consume" => Err(HerdError::unsupported(
-            "`memory_order_consume`",
-            span,
-            "relaxlab has no consume; compilers treat it as memory_order_acquire: write that",
-        )),
-        Ann::Mo(mo) if C11_ORDERS.contains(&mo.as_str()) => Ok(std::slice::from_ref(mo)),
-        Ann::Mo(mo) => Err(semantics_error(
-            format!("the memory order `{mo}`"),
-            span,
-            "not a C11 memory order",
-            "write memory_order_relaxed, _acquire, _release, _acq_rel or _seq_cst",
-        )),
-    }
-}
-
-/// The C11 memory orders herd's C semantics reads ([`CProgram::mode_of`]).
-const C11_ORDERS: [&str; 5] = [
-    "memory_order_relaxed",
-    "memory_order_acquire",
-    "memory_order_release",
-    "memory_order_acq_rel",
-    "memory_order_seq_cst",
-];
 
 fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
     let b = |l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr| lower_expr(l, s, e).map(Box::new);
@@ -691,6 +544,34 @@ fn lower_expr(l: &mut Lowerer<'_>, s: &mut ThreadScope, e: &Expr) -> R<CExpr> {
             addr: Box::new(s.pointer(l, a)?),
             tags: l.tags(t, *span)?,
         },
+        Expr::C11Rmw {
+            addr,
+            op,
+            val,
+            mo,
+            span,
+        } => c11::rmw(l, s, addr, op.map(aop), val, mo, *span)?,
+        Expr::C11Cas {
+            obj,
+            expected,
+            desired,
+            success,
+            failure,
+            strong,
+            span,
+        } => c11::cas(
+            l,
+            s,
+            c11::Cas {
+                obj,
+                expected,
+                desired,
+                success,
+                failure,
+                strong: *strong,
+            },
+            *span,
+        )?,
         Expr::Call(f, _, span) => {
             return Err(HerdError::UnknownMacro {
                 name: f.clone(),

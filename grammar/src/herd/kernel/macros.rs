@@ -10,6 +10,7 @@
 use relaxlab_semantics::ir::Span;
 
 use super::ast::{Expr, Stmt};
+use super::c11::{is_c11_rmw, rmw_call};
 use super::parse;
 use crate::herd::error::{at, HerdError};
 
@@ -112,16 +113,6 @@ fn unknown(name: &str, span: Span, macros: Option<&Macros>, statement: bool) -> 
     }
 }
 
-/// C11's read-modify-writes, which herd's C semantics runs with memory
-/// orders relaxlab reads only through its own instructions: refused as
-/// such when no macro of the same name is defined.
-fn is_c11_rmw(f: &str) -> bool {
-    f.starts_with("atomic_exchange")
-        || f.starts_with("atomic_fetch_")
-        || f.starts_with("atomic_compare_exchange")
-        || matches!(f, "WCAS" | "SCAS")
-}
-
 impl Expander<'_> {
     fn enter(&mut self, name: &str, span: Span) -> Result<(), HerdError> {
         self.depth += 1;
@@ -196,6 +187,36 @@ impl Expander<'_> {
             Expr::TryLock(a, s) => Expr::TryLock(b(self, a)?, *s),
             Expr::IsLocked(a, s) => Expr::IsLocked(b(self, a)?, *s),
             Expr::Srcu(a, t, s) => Expr::Srcu(b(self, a)?, t.clone(), *s),
+            Expr::C11Rmw {
+                addr,
+                op,
+                val,
+                mo,
+                span,
+            } => Expr::C11Rmw {
+                addr: b(self, addr)?,
+                op: *op,
+                val: b(self, val)?,
+                mo: mo.clone(),
+                span: *span,
+            },
+            Expr::C11Cas {
+                obj,
+                expected,
+                desired,
+                success,
+                failure,
+                strong,
+                span,
+            } => Expr::C11Cas {
+                obj: b(self, obj)?,
+                expected: b(self, expected)?,
+                desired: b(self, desired)?,
+                success: success.clone(),
+                failure: failure.clone(),
+                strong: *strong,
+                span: *span,
+            },
             Expr::Call(f, args, span) => {
                 let m = self.macros.and_then(|m| m.expr_macro(f));
                 match (m, f.as_str(), args.len()) {
@@ -218,7 +239,11 @@ impl Expander<'_> {
                         *span,
                     ),
                     (None, f, _) if is_c11_rmw(f) => {
-                        Expr::Unsupported("a C11 read-modify-write in herd's C semantics", *span)
+                        let args = args
+                            .iter()
+                            .map(|a| self.expr(a, frame))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        rmw_call(f, args, *span)?
                     }
                     _ => return Err(unknown(f, *span, self.macros, false)),
                 }

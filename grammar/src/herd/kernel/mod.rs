@@ -8,6 +8,7 @@
 
 mod arrays;
 mod ast;
+mod c11;
 mod lower;
 pub mod macros;
 mod parse;

@@ -1111,7 +1111,7 @@ fn is_builtin_expr(f: &str) -> bool {
         || f.starts_with("atomic_compare_exchange")
 }
 
-fn bad_arity(f: &str, want: &str, got: usize, span: Span) -> HerdError {
+pub(super) fn bad_arity(f: &str, want: &str, got: usize, span: Span) -> HerdError {
     HerdError::Syntax {
         found: format!("number of arguments ({got})"),
         expected: format!("{want} arguments"),
@@ -1121,7 +1121,7 @@ fn bad_arity(f: &str, want: &str, got: usize, span: Span) -> HerdError {
 }
 
 /// The `memory_order_*` name an argument gives.
-fn order_name(e: &Expr, call: Span) -> R<String> {
+pub(super) fn order_name(e: &Expr, call: Span) -> R<String> {
     match e {
         Expr::Name(n, _) if n.starts_with("memory_order_") => Ok(n.clone()),
         other => Err(HerdError::syntax(

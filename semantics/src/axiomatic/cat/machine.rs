@@ -213,9 +213,9 @@ impl<'m> Machine<'m> {
     /// judges: see [`crate::axiomatic::prepare_judge`]).
     pub fn judge(&mut self, program: &Program, ex: &Execution) -> Verdict {
         // herd7's C semantics makes a C11 read-modify-write one event; the
-        // Linux kernel's (herd's C semantics in relaxlab: `Program::c`)
-        // are a read and a write in herd7 too.
-        self.view = match self.one_event && program.c.is_none() {
+        // Linux kernel's are a read and a write in herd7 too (the view
+        // joins the C11 ones alone).
+        self.view = match self.one_event {
             true => one_event_view(program, ex, self.model.needs_deps),
             false => None,
         };

@@ -67,7 +67,16 @@ fn joined_mode(r: Mode, w: Mode) -> Mode {
     }
 }
 
-/// `ex` with each `rmw` pair joined into one event (`None` when it has
+/// Is the `rmw` pair whose read is `r` one event in herd7? Every pair of
+/// relaxlab's instructions is (a C11 read-modify-write); in herd's C
+/// semantics (`Program::c`), a C11 one is, its halves carrying the
+/// halves of its order, and the Linux kernel's are not: they are a read
+/// and a write in herd7 too, with no C11 order.
+fn is_c11_rmw(program: &Program, ex: &Execution, r: EventId) -> bool {
+    program.c.is_none() || ex.events[r.index()].mode != Mode::Na
+}
+
+/// `ex` with each C11 `rmw` pair ([`is_c11_rmw`]) joined into one event (`None` when it has
 /// none). `with_deps`: the model reads `data`, `ctrl` or `addr`, which the
 /// view then carries, computed on `ex` (an execution of `program`).
 pub(crate) fn one_event_view(
@@ -76,11 +85,16 @@ pub(crate) fn one_event_view(
     with_deps: bool,
 ) -> Option<OneEventView> {
     // Most executions judged have no read-modify-write: nothing to build.
-    ex.rmw.pairs().next()?;
+    let mut pairs = ex
+        .rmw
+        .pairs()
+        .filter(|&(r, _)| is_c11_rmw(program, ex, r))
+        .peekable();
+    pairs.peek()?;
     let n = ex.len();
     // The write half of each pair, and the read it joins.
     let mut joined_to: Vec<Option<usize>> = vec![None; n];
-    for (r, w) in ex.rmw.pairs() {
+    for (r, w) in pairs {
         joined_to[w.index()] = Some(r.index());
     }
     // New indices: the events in order, less the joined writes.
