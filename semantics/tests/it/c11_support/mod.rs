@@ -179,27 +179,11 @@ pub fn cas_weak(
     ord: RmwOrd,
     fail: ReadOrd,
 ) -> Instr {
-    match cas(dst, loc, expected, desired, ord, fail) {
-        Instr::Cas {
-            dst,
-            loc,
-            expected,
-            desired,
-            ord,
-            fail,
-            ..
-        } => Instr::Cas {
-            dst,
-            loc,
-            expected,
-            desired,
-            ord,
-            fail,
-            weak: true,
-            ok: Some(RegId(ok)),
-        },
-        other => other,
+    let mut i = cas(dst, loc, expected, desired, ord, fail);
+    if let Instr::Cas { weak, ok: flag, .. } = &mut i {
+        (*weak, *flag) = (true, Some(RegId(ok)));
     }
+    i
 }
 
 pub fn fence(kind: C11Fence) -> Instr {
