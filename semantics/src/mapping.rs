@@ -55,14 +55,7 @@ pub fn compile(program: &Program, target: Target, mapping: Mapping) -> Program {
     let mut out = program.clone();
     let mut fork_sites = Vec::new();
     for thread in &mut out.threads {
-        let (mut code, remap) = compile_thread(&thread.code, target, mapping);
-        // A hardware compare-and-swap (x86's `lock cmpxchg`) does not fail
-        // spuriously: a weak CAS compiles to a strong one.
-        for ins in &mut code {
-            if let Instr::Cas { weak, .. } = &mut ins.instr {
-                *weak = false;
-            }
-        }
+        let (code, remap) = compile_thread(&thread.code, target, mapping);
         thread.code = code;
         fork_sites.push(remap);
     }
@@ -196,6 +189,9 @@ fn compile_thread(
             Instr::Branch { target, .. } | Instr::Jump { target } => {
                 *target = remap[target.index()];
             }
+            // A hardware compare-and-swap (x86's `lock cmpxchg`) does not
+            // fail spuriously: a weak CAS compiles to a strong one.
+            Instr::Cas { weak, .. } => *weak = false,
             _ => {}
         }
     }

@@ -145,21 +145,37 @@ impl CThread {
         let orders = self.cas_orders(args, span, explicit)?;
         let t = self.fresh();
         self.regs.insert(expected.clone());
+        let args = format!("{loc}, {expected}, {d}, {orders}");
+        let (r, _) = self.cas_line(weak, dst, &t, &expected, &args);
+        self.line(format!("{expected} = {t};"));
+        Ok(r)
+    }
+
+    /// The compare-exchange itself, its value read into `t`, and the
+    /// result `r`: `t = cas(ARGS); r = t == e;`, or for the weak one
+    /// `t, ok = cas_weak(ARGS); r = ok;` (`e`: the expected value, the
+    /// second of `ARGS`). Returns `r` and the condition under which it
+    /// failed (`t != e`, `!ok`).
+    fn cas_line(
+        &mut self,
+        weak: bool,
+        dst: Option<String>,
+        t: &str,
+        e: &str,
+        args: &str,
+    ) -> (String, String) {
         if weak {
             let ok = self.fresh();
             let r = self.dst(dst);
-            self.line(format!(
-                "{t}, {ok} = cas_weak({loc}, {expected}, {d}, {orders});"
-            ));
+            self.line(format!("{t}, {ok} = cas_weak({args});"));
             self.line(format!("{r} = {ok};"));
-            self.line(format!("{expected} = {t};"));
-            return Ok(r);
+            (r, format!("!{ok}"))
+        } else {
+            let r = self.dst(dst);
+            self.line(format!("{t} = cas({args});"));
+            self.line(format!("{r} = {t} == {e};"));
+            (r, format!("{t} != {e}"))
         }
-        let r = self.dst(dst);
-        self.line(format!("{t} = cas({loc}, {expected}, {d}, {orders});"));
-        self.line(format!("{r} = {t} == {expected};"));
-        self.line(format!("{expected} = {t};"));
-        Ok(r)
     }
 
     /// COMPARE-EXCHANGE whose `expected` is a shared location `y` (a
@@ -186,18 +202,8 @@ impl CThread {
         let e = self.fresh();
         let t = self.fresh();
         self.line(format!("{e} = load({shared}, na);"));
-        let (failed, r) = if weak {
-            let ok = self.fresh();
-            let r = self.dst(dst);
-            self.line(format!("{t}, {ok} = cas_weak({loc}, {e}, {d}, {orders});"));
-            self.line(format!("{r} = {ok};"));
-            (format!("!{ok}"), r)
-        } else {
-            let r = self.dst(dst);
-            self.line(format!("{t} = cas({loc}, {e}, {d}, {orders});"));
-            self.line(format!("{r} = {t} == {e};"));
-            (format!("{t} != {e}"), r)
-        };
+        let args = format!("{loc}, {e}, {d}, {orders}");
+        let (r, failed) = self.cas_line(weak, dst, &t, &e, &args);
         self.line(format!("if ({failed}) {{"));
         self.indent += 1;
         self.line(format!("store({shared}, {t}, na);"));
