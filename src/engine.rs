@@ -233,6 +233,37 @@ fn operational(
     }
 }
 
+/// The SC exploration that decides `m`'s `non-SC` notes: exhaustive, under
+/// the SC model for `m` ([`operational::explore_sc_reference`]: the
+/// program after the mapping for a hardware model, as written for a C11
+/// one), with at most [`SAMPLED_NON_SC_STATES`] states when `m` was
+/// sampled.
+fn sc_reference(program: &Program, m: OpModel, settings: &Settings) -> OutcomeTable {
+    let max_states = match settings.sampling {
+        Some(_) => settings.max_states.min(SAMPLED_NON_SC_STATES),
+        None => settings.max_states,
+    };
+    let opts = ExploreOptions {
+        max_states,
+        max_depth: settings.max_depth,
+        mapping: settings.mapping,
+        budget: settings.budget.clone(),
+        reduction: settings.reduction,
+    };
+    let bar = settings
+        .progress
+        .then(|| ProgressAfterASecond::new("sc (for the non-SC notes)"));
+    let table = operational::explore_sc_reference(program, m, &opts, &|n| {
+        if let Some(bar) = &bar {
+            bar.update(n);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish();
+    }
+    table
+}
+
 /// The settings of an exploration starting now: with the deadline of
 /// `--timeout`.
 pub(crate) fn started(settings: &Settings) -> std::borrow::Cow<'_, Settings> {
@@ -393,20 +424,7 @@ pub fn run_detailed<'m>(
             // only by SC-violating executions. Not after Ctrl-C or past
             // the time or memory bound: that exploration would stop at once.
             if m != OpModel::Sc && settings.mark_non_sc && !out_of_budget(&table) {
-                let max_states = match settings.sampling {
-                    Some(_) => settings.max_states.min(SAMPLED_NON_SC_STATES),
-                    None => settings.max_states,
-                };
-                let (sc, _) = operational(
-                    program,
-                    OpModel::Sc,
-                    &Settings {
-                        sampling: None,
-                        max_states,
-                        ..Settings::clone(settings)
-                    },
-                    " (for the non-SC notes)",
-                );
+                let sc = sc_reference(program, m, settings);
                 relaxer::mark_non_sc(&mut table, &sc);
                 non_sc_unknown = sc.bounds.first().copied();
             }

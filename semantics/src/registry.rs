@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::axiomatic::{self, Accepted, Execution, Rejection, Relation};
 use crate::mapping;
-use crate::models::{C11r, C11t, Pslo, Pso, Ra, Sc, ScRaces, Tso};
+use crate::models::{C11r, C11t, Pslo, Pso, Ra, Sc, ScAsWritten, ScRaces, Tso};
 use crate::picture::Describe;
 
 /// The operational models.
@@ -636,6 +636,18 @@ pub fn with_race_model<V: OpVisitor>(model: OpModel, visitor: V) -> Option<V::Ou
         Races::None => None,
         Races::Own => Some(with_model(model, visitor)),
         Races::ScClocks => Some(visitor.visit(&ScRaces)),
+    }
+}
+
+/// Calls `visitor` with the SC model that decides which of `model`'s
+/// outcomes are `non-SC` (RELAXER Def. 1): SC over the program `model`
+/// runs, so that both run the same operations. That is [`Sc`] after the
+/// hardware mapping for a hardware model, and [`ScAsWritten`] for a C11
+/// model, whose weak CAS may fail spuriously under SC too.
+pub fn with_sc_reference<V: OpVisitor>(model: OpModel, visitor: V) -> V::Output {
+    match model.row().target.hardware() {
+        Some(_) => visitor.visit(&Sc),
+        None => visitor.visit(&ScAsWritten),
     }
 }
 

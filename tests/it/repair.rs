@@ -155,6 +155,29 @@ fn goal_sc_and_an_sc_reachable_condition() {
     assert_eq!(json["minimum"], 2);
 }
 
+/// A spurious failure of a weak CAS is no SC violation: SC over the
+/// program as written fails spuriously too, so `--goal sc` has nothing to
+/// remove under the C11 models, operational and axiomatic alike, where
+/// the condition (which only such a failure meets) cannot be repaired.
+#[test]
+fn a_spurious_failure_is_allowed_by_sc() {
+    for m in ["c11r", "c11t", "ax.c11", "ax.rc11"] {
+        let file = "litmus/c11/cas-weak.litmus";
+        let (code, json) = repair_json(file, m, &["--goal", "sc"]);
+        assert_eq!(
+            (code, &json["status"]),
+            (0, &"nothing to repair".into()),
+            "{m}: {json}"
+        );
+        let (code, json) = repair_json(file, m, &[]);
+        assert_eq!(
+            (code, &json["status"]),
+            (1, &"unrepairable".into()),
+            "{m}: {json}"
+        );
+    }
+}
+
 /// Bad input: no condition with `--goal condition`, a model with nothing
 /// to insert, an unknown model, a program already correct.
 #[test]

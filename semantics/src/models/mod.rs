@@ -11,5 +11,5 @@ pub mod ra;
 
 pub use c11r::{C11r, ScRaces};
 pub use c11t::C11t;
-pub use hw::{Pslo, Pso, Sc, Tso};
+pub use hw::{Pslo, Pso, Sc, ScAsWritten, Tso};
 pub use ra::Ra;

@@ -8,7 +8,7 @@ use crate::ir::{OpModel, Program, Value};
 use crate::mapping::{compile, Mapping};
 use crate::outcome::{OutcomeTable, Trace};
 use crate::picture::Describe;
-use crate::registry::{with_model, with_race_model, OpVisitor};
+use crate::registry::{with_model, with_race_model, with_sc_reference, OpVisitor};
 
 use super::exhaustive::{explore_with_progress, ExploreOptions};
 use super::sample::{replay, sample_with_first_runs, FirstRuns, SampleOptions};
@@ -43,6 +43,30 @@ pub fn explore_model_with_progress(
             progress,
         },
     )
+}
+
+/// Explores `program` under the SC model that decides `model`'s `non-SC`
+/// notes ([`crate::registry::with_sc_reference`]).
+pub fn explore_sc_reference(
+    program: &Program,
+    model: OpModel,
+    opts: &ExploreOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> OutcomeTable {
+    with_sc_reference(
+        model,
+        Explore {
+            program,
+            opts,
+            progress,
+        },
+    )
+}
+
+/// The program the SC reference of `model` runs
+/// ([`explore_sc_reference`]).
+pub fn program_for_sc_reference(program: &Program, model: OpModel, mapping: Mapping) -> Program {
+    with_sc_reference(model, ProgramFor { program, mapping })
 }
 
 /// Explores `program` with the model `relaxlab races` runs for `model`
@@ -100,6 +124,18 @@ impl OpVisitor for Explore<'_> {
     type Output = OutcomeTable;
     fn visit<M: Describe>(self, model: &M) -> OutcomeTable {
         explore_with_progress(self.program, model, self.opts, self.progress)
+    }
+}
+
+struct ProgramFor<'a> {
+    program: &'a Program,
+    mapping: Mapping,
+}
+
+impl OpVisitor for ProgramFor<'_> {
+    type Output = Program;
+    fn visit<M: Describe>(self, model: &M) -> Program {
+        super::program_for(self.program, model, self.mapping).into_owned()
     }
 }
 

@@ -21,8 +21,8 @@ mod trace;
 
 pub use baseline::hash_baseline;
 pub use by_model::{
-    explore_model, explore_model_with_progress, explore_races, program_for_model, replay_model,
-    sample_model,
+    explore_model, explore_model_with_progress, explore_races, explore_sc_reference,
+    program_for_model, program_for_sc_reference, replay_model, sample_model,
 };
 pub use check::{check_dependence, replay_witness, DependenceCheck, Replayed};
 pub use exhaustive::{

@@ -18,7 +18,7 @@
 
 use crate::axiomatic::{self, AxError, AxOptions, Execution, ExecutionEnd};
 use crate::ir::{AxModel, OpModel, Program, Span, ThreadId};
-use crate::models::Sc;
+use crate::models::ScAsWritten;
 use crate::operational::{self, ExploreOptions};
 use crate::outcome::{OutcomeTable, Trace};
 
@@ -37,7 +37,8 @@ pub trait Oracle {
     /// Bounds the states of later runs (an operational oracle; the
     /// axiomatic engine keeps its candidate bound).
     fn bound_states(&mut self, max_states: u64);
-    /// Runs `program` under SC, with the same engine and bounds.
+    /// Runs `program` under SC over the program the model runs (a weak
+    /// CAS stays weak for a C11 model), with the same bounds.
     fn explore_sc(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError>;
     /// The happens-before cycle of a bad execution of `program` (whose run
     /// gave `ran` and `table`), as statements in cycle order; `None` when
@@ -115,8 +116,8 @@ impl Oracle for Operational {
     }
 
     fn explore_sc(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError> {
-        let ran = operational::program_for(program, &Sc, self.opts.mapping).into_owned();
-        let table = operational::explore(program, &Sc, &self.opts);
+        let ran = operational::program_for_sc_reference(program, self.op, self.opts.mapping);
+        let table = operational::explore_sc_reference(program, self.op, &self.opts, &|_| {});
         Ok((ran, table))
     }
 
@@ -163,8 +164,24 @@ impl Oracle for Axiomatic {
         self.run(self.model, program)
     }
 
+    /// `ax.sc` for a hardware model. A C11 model judges the program as
+    /// written, where a weak CAS may fail spuriously, which `ax.sc` (after
+    /// the mapping's strong CAS) would not allow: its SC reference is the
+    /// program as written (unrolled as the model runs it) explored under
+    /// SC over the program as written, `ax.sc`'s operational twin
+    /// ([`crate::registry::with_sc_reference`]).
     fn explore_sc(&mut self, program: &Program) -> Result<(Program, OutcomeTable), AxError> {
-        self.run(AxModel::Sc, program)
+        if self.model.row().target.hardware().is_some() {
+            return self.run(AxModel::Sc, program);
+        }
+        let ran = axiomatic::prepare(program, self.model, &self.opts)?;
+        let opts = ExploreOptions {
+            mapping: self.opts.mapping,
+            budget: self.opts.budget.clone(),
+            ..ExploreOptions::default()
+        };
+        let table = operational::explore(&ran, &ScAsWritten, &opts);
+        Ok((ran, table))
     }
 
     fn violation(

@@ -9,7 +9,7 @@ use crate::picture::{loc_name, memory_cells, Cell, Describe, Group, MemoryPictur
 use super::flat::Segs;
 use super::pslo::hist;
 use super::pso::buf;
-use super::{Pslo, Pso, Sc, Tso};
+use super::{Pslo, Pso, Sc, ScAsWritten, Tso};
 
 /// Memory `m` of a hardware state (segment 0 of TSO, PSO and PSLO).
 fn memory(program: &Program, m: &[Value]) -> Vec<Group> {
@@ -27,6 +27,12 @@ impl Describe for Sc {
             shared: memory(program, m),
             threads: vec![Vec::new(); program.threads.len()],
         }
+    }
+}
+
+impl Describe for ScAsWritten {
+    fn describe(&self, program: &Program, m: &Box<[Value]>) -> MemoryPicture {
+        Sc.describe(program, m)
     }
 }
 

@@ -11,5 +11,5 @@ pub mod tso;
 pub use flat::Segs;
 pub use pslo::Pslo;
 pub use pso::Pso;
-pub use sc::Sc;
+pub use sc::{Sc, ScAsWritten};
 pub use tso::Tso;

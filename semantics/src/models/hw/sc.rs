@@ -9,6 +9,16 @@
 //! Exact: every interleaving of the threads' accesses is an execution, and
 //! nothing else is.
 //!
+//! # SC over the program as written ([`ScAsWritten`])
+//!
+//! `sc` runs the program after the hardware mapping, where every CAS is
+//! strong. [`ScAsWritten`] runs the same rules on the program as written,
+//! where a weak CAS (`cas_weak`) may also fail when it reads the expected
+//! value, as C11 lets it whatever the memory model. It is the SC reference
+//! of the C11 models' `non-SC` notes, so that an outcome only a spurious
+//! failure gives is an SC outcome there as it is in the axiomatic models'
+//! graphs (book: language.md, Read-modify-writes and compare-and-swap).
+//!
 //! # Dependence ([`crate::dependence`])
 //!
 //! The cells are `M(x) = m[x]`. A load of `x` reads `M(x)`; a store, RMW
@@ -48,7 +58,7 @@ impl MemoryModel for Sc {
         match op {
             MemOp::Load { loc, .. } => out.push(load_sc(m, loc)),
             MemOp::Store { loc, val, .. } => out.push(store_sc(m, loc, val)),
-            MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => out.push(cas_sc(m, loc, &op)),
+            MemOp::Rmw { loc, .. } | MemOp::Cas { loc, .. } => cas_sc(m, loc, &op, out),
             MemOp::Fence { .. } | MemOp::Fork { .. } | MemOp::Join { .. } | MemOp::End => {
                 out.push(step(None, m.clone(), EventKind::Sync))
             }
@@ -74,6 +84,55 @@ impl MemoryModel for Sc {
     /// Module docs, "Dependence".
     fn future_footprint(&self, op: &MemOp) -> Footprint {
         Footprint::of_access(op)
+    }
+}
+
+/// SC over the program as written, not after the hardware mapping: a weak
+/// CAS stays weak (module docs, "SC over the program as written"). The
+/// rules are [`Sc`]'s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScAsWritten;
+
+impl MemoryModel for ScAsWritten {
+    type State = Box<[Value]>;
+    type Consing = ();
+
+    fn model(&self) -> OpModel {
+        OpModel::Sc
+    }
+
+    /// The program as written: no mapping, so C11 fences stay (SC does
+    /// nothing at a fence) and a weak CAS stays weak.
+    fn target(&self) -> Option<crate::mapping::Target> {
+        None
+    }
+
+    fn initial(&self, program: &Program) -> Self::State {
+        Sc.initial(program)
+    }
+
+    fn perform(&self, m: &Self::State, site: Site, op: MemOp, out: &mut Vec<Step<Self::State>>) {
+        Sc.perform(m, site, op, out)
+    }
+
+    fn internal(&self, _state: &Self::State, _out: &mut Vec<(Self::State, crate::model::Event)>) {}
+
+    fn settled(&self, _state: &Self::State) -> bool {
+        true
+    }
+
+    fn final_value(&self, m: &Self::State, loc: LocId) -> Value {
+        Sc.final_value(m, loc)
+    }
+
+    const DECLARES_DEPENDENCE: bool = true;
+
+    fn footprint(&self, m: &Self::State, thread: ThreadId, op: &MemOp) -> Footprint {
+        Sc.footprint(m, thread, op)
+    }
+
+    fn future_footprint(&self, op: &MemOp) -> Footprint {
+        Sc.future_footprint(op)
     }
 }
 
@@ -107,13 +166,18 @@ fn store_sc(m: &[Value], loc: LocId, value: Value) -> Step<Box<[Value]>> {
 }
 
 /// `CASSC(p,a,oldv,newv)`, RELAXER Fig. 3, and the RMWs: read and write
-/// `m[a]` atomically.
-fn cas_sc(m: &[Value], loc: LocId, op: &MemOp) -> Step<Box<[Value]>> {
+/// `m[a]` atomically. A weak CAS that reads the expected value may also
+/// fail spuriously, writing nothing (only in a program as written: the
+/// mapping makes every CAS strong).
+fn cas_sc(m: &[Value], loc: LocId, op: &MemOp, out: &mut Vec<Step<Box<[Value]>>>) {
     let old = m[loc.index()];
     let wrote = rmw_write(op, old);
-    let mut next: Box<[Value]> = m.into();
     if let Some(v) = wrote {
+        let mut next: Box<[Value]> = m.into();
         next[loc.index()] = v;
+        out.push(step(Some(old), next, update_event(loc, old, wrote)));
     }
-    step(Some(old), next, update_event(loc, old, wrote))
+    if op.may_fail(old) {
+        out.push(step(Some(old), m.into(), update_event(loc, old, None)));
+    }
 }
