@@ -5,8 +5,10 @@ use std::rc::Rc;
 
 use relaxlab_semantics::axiomatic::cat::{Choice, Kind, NodeId, Op, SetPrim};
 
+use super::builtins;
+use super::compiler::{Compiler, MAX_DEPTH};
+use super::failures::{no_match, too_deep, type_error, unsupported};
 use super::value::{Closure, Env, Member, Prim, Val};
-use super::{builtins, no_match, too_deep, type_error, unsupported, Compiler, MAX_DEPTH};
 use crate::cat::ast::{BinOp, Expr, ExprKind, Pat, Span, UnOp};
 use crate::cat::error::Fail;
 
@@ -17,7 +19,7 @@ impl Compiler<'_> {
             return Ok(v.clone());
         }
         if self.defining.iter().any(|d| d == name) {
-            return Err(super::self_reference(name, span));
+            return Err(super::failures::self_reference(name, span));
         }
         if let Some(why) = builtins::other_arch_tag(self.arch, name) {
             return Err(Fail::new(
