@@ -1,7 +1,7 @@
 //! The `with` searches of the machine: `generate_orders` per location and
 //! `linearisations` over the whole set, on hand-built executions.
 
-use super::super::model::{Arch, CatBuilder, CatModel, Check, RelPrim, SetPrim};
+use super::super::model::{Arch, CatBuilder, CatModel, Check, Choice, Op, RelPrim, SetPrim, Test};
 use super::*;
 use crate::axiomatic::execution::{AccessKind, Event, EventKind, Mode};
 use crate::ir::{FenceKind, LocId, ThreadId};
