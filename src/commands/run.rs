@@ -6,9 +6,11 @@
 //! Nidhugg exit non-zero on a failed assertion too), 3 when a bound cut the
 //! result short, 130 after Ctrl-C; the command exits with the most severe.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use miette::IntoDiagnostic;
+use relaxlab_grammar::herd::{detect as dialect_of, Dialect};
 use relaxlab_semantics::ir::{ModelKey, OpModel, Program, Subject, Verdict};
 use relaxlab_semantics::operational::Strategy;
 use relaxlab_semantics::outcome::{BoundHit, OutcomeTable, Trace};
@@ -45,23 +47,37 @@ pub(crate) fn strategy(s: StrategyArg) -> Strategy {
 }
 
 /// The models to run: the flags', else `relaxlab.toml`'s, else `sc` (none
-/// when only `--cat` models are given); each named once.
+/// when only `--cat` models are given); each named once. Also: was `sc`
+/// the fallback?
 fn models(
     args: &RunArgs,
     config: &Config,
     cats_given: &[crate::cat::CatFile],
-) -> Result<Vec<ModelKey>, miette::Report> {
+) -> Result<(Vec<ModelKey>, bool), miette::Report> {
     let mut models = common::op_models(&args.model)?;
     models.extend(common::ax_models(&args.axiomatic)?);
     if models.is_empty() && cats_given.is_empty() {
         models.extend(common::op_models(&config.models().unwrap_or_default())?);
         models.extend(common::ax_models(&config.axiomatic().unwrap_or_default())?);
     }
-    if models.is_empty() && cats_given.is_empty() {
+    let fallback = models.is_empty() && cats_given.is_empty();
+    if fallback {
         models = common::op_models(&["sc".to_string()])?;
     }
     common::distinct(&models)?;
-    Ok(models)
+    Ok((models, fallback))
+}
+
+/// The note after a run whose `herd` herd7 tests ran under the fallback
+/// `sc`, where herd7 would have run its model for their architecture.
+fn herd_default_note(herd: usize) -> String {
+    let tests = if herd == 1 { "test" } else { "tests" };
+    format!(
+        "note: {herd} herd7 {tests} ran under sc, relaxlab's default model, where herd7 runs \
+         x86tso.cat (X86), x86tso-mixed.cat (X86_64) or c11_partialSC.cat (C); name a model \
+         for herd7's answer, e.g. --axiomatic tso, or --cat c11_partialSC.cat --cat-path \
+         HERD_LIBDIR (book: herd.md, Choosing a model)"
+    )
 }
 
 pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
@@ -71,7 +87,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
     settings.search = common::search(args.search);
     let format = args.format.or(config.format).unwrap_or(Format::Table);
     let cats = crate::cat::load_for(&args.cat, io)?;
-    let models = models(args, &config, &cats)?;
+    let (models, fallback) = models(args, &config, &cats)?;
     flags::check_run(args, format, &models, cats.len(), io)?;
     let mut sink = args.dot.as_deref().map(dot::Sink::open).transpose()?;
 
@@ -122,6 +138,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
             Some(dot::Sink::File(..)) => DotTo::File,
         },
         terminal,
+        herd_under_fallback: fallback.then(AtomicUsize::default),
     };
     let mut printer = Printer {
         exit: Exit::Ok,
@@ -158,6 +175,12 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Outcome {
         let end = if printer.json_runs == 0 { "[]" } else { "\n]" };
         writeln!(io.out, "{end}").into_diagnostic()?;
     }
+    if let Some(herd) = &batch.herd_under_fallback {
+        let herd = herd.load(Ordering::Relaxed);
+        if herd > 0 {
+            writeln!(io.err, "{}", herd_default_note(herd)).into_diagnostic()?;
+        }
+    }
     if printer.interrupted || interrupt::requested() {
         exit = Exit::Interrupted;
         let _ = writeln!(
@@ -186,6 +209,8 @@ struct Batch<'a> {
     format: Format,
     dot: DotTo,
     terminal: bool,
+    /// With `sc` as the fallback model: how many herd7 tests were read.
+    herd_under_fallback: Option<AtomicUsize>,
 }
 
 /// One piece of a file's output, in the order it is printed.
@@ -251,6 +276,11 @@ impl Batch<'_> {
         };
         for warning in warnings {
             out.pieces.push(Piece::Report(warning));
+        }
+        if let Some(herd) = &self.herd_under_fallback {
+            if dialect_of(&file.text) != Dialect::Relaxlab {
+                herd.fetch_add(1, Ordering::Relaxed);
+            }
         }
         let jobs = self
             .models

@@ -132,6 +132,45 @@ fn a_condition_naming_nothing_observes_nothing() {
     }
 }
 
+/// With no model named, `run` runs relaxlab's default, `sc`, and says
+/// after the run how many herd7 tests it ran so, since herd7 would have
+/// run its model for their architecture; naming a model, or running
+/// relaxlab's own tests, prints no such note.
+#[test]
+fn herd_tests_under_the_default_model_get_a_note() {
+    let (code, out, err) = relaxlab(&[
+        "run",
+        "litmus/herd/x86/SB.litmus",
+        "litmus/herd/c/MP+rel+acq.litmus",
+        "litmus/classic/SB.litmus",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("under sc"), "{out}");
+    let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(notes.len(), 1, "{err}");
+    assert!(
+        notes[0].starts_with("note: 2 herd7 tests ran under sc"),
+        "{err}"
+    );
+    assert!(notes[0].contains("--axiomatic tso"), "{err}");
+    for args in [
+        &["run", "litmus/herd/x86/SB.litmus", "--model", "sc"][..],
+        &[
+            "run",
+            "litmus/herd/x86/SB.litmus",
+            "--axiomatic",
+            "tso",
+            "--format",
+            "herd",
+        ],
+        &["run", "litmus/classic/SB.litmus"],
+    ] {
+        let (code, _, err) = relaxlab(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(!err.contains("note:"), "{args:?}: {err}");
+    }
+}
+
 /// herd's C semantics leaves the operands of `+` unordered by `po`:
 /// under a C cat model, the acquire load of `linearisation` does not order
 /// the plain load beside it, and the outcome needing it is `Never`, as in
