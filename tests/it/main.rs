@@ -14,6 +14,7 @@ mod ax_fig6;
 mod book;
 mod book_playground;
 mod cat;
+mod cat_lazy;
 mod citations;
 mod cli;
 mod cli_doc;

@@ -147,7 +147,10 @@ pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
     for (name, p) in RELS {
         env = env.bind(*name, Val::Rel(b.node(Op::Rel(*p))));
     }
-    env = env.bind("si", Val::Rel(same_instruction(b)));
+    // herd7's `sm` is another name of `si`.
+    let si = same_instruction(b);
+    env = env.bind("si", Val::Rel(si));
+    env = env.bind("sm", Val::Rel(si));
     env = env.bind("domain", Val::Prim(Prim::Domain));
     env = env.bind("range", Val::Prim(Prim::Range));
     env = env.bind("linearisations", Val::Prim(Prim::Linearisations));

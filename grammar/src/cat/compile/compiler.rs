@@ -196,6 +196,16 @@ impl Compiler<'_> {
             root.text.as_str().into(),
         ));
         let model = parse(1, &root.text)?;
+        if let Some(other) = other_architecture(&model.title) {
+            let at = root.text.find(other).unwrap_or(0);
+            return Err(Fail::new(
+                "relaxlab::cat::architecture",
+                Span::new(1, at, at + other.len()),
+                format!("this model is written for {other}, an architecture relaxlab does not model"),
+                "the title names the architecture",
+                "relaxlab's executions are its own language's and those of herd's C, X86 and X86_64 tests; herd7 also refuses to run a test under a model of another architecture (book: cat.md, Supported and refused)",
+            ));
+        }
         let (arch, name) = title(&model.title, stem);
         self.arch = arch;
         let mut env = builtins::initial_env(&mut self.b, arch);
@@ -473,6 +483,24 @@ impl Compiler<'_> {
         self.stack.pop();
         result
     }
+}
+
+/// The architectures herd7 reads in a title (`Archs.parse`) whose
+/// executions relaxlab does not build: all but C, X86 and X86_64 (and
+/// C++, whose memory model is C's).
+const OTHER_ARCHITECTURES: &[&str] = &[
+    "AArch64", "ARM", "BPF", "MIPS", "PPC", "RISCV", "RISC-V", "LISA", "Bell", "JAVA", "Java",
+    "ASL",
+];
+
+/// The other architecture a title names, as herd7 reads it: the first
+/// name of `ARCH NAME`, `ARCH "NAME"` or `ARCH`, or a string alone.
+fn other_architecture(words: &[TitleWord]) -> Option<&str> {
+    let word = match words {
+        [TitleWord::Name(a), ..] | [TitleWord::Str(a)] => a.as_str(),
+        _ => return None,
+    };
+    OTHER_ARCHITECTURES.contains(&word).then_some(word)
 }
 
 /// The architecture and name of a model from its title line: herd7's

@@ -58,6 +58,7 @@ impl Compiler<'_> {
             ExprKind::Universe => Ok(Val::Set(self.b.node(Op::Set(SetPrim::All)))),
             ExprKind::Var(name) => match self.var(name, e.span, env)? {
                 Val::Missing(why) => Err(missing(why, e.span)),
+                Val::Failed(fail) => Err((*fail).clone()),
                 v => Ok(v),
             },
             ExprKind::Tag(t) => {
@@ -448,6 +449,7 @@ impl Compiler<'_> {
                 }
             }
             Val::Missing(why) => Err(missing(why, sf)),
+            Val::Failed(fail) => Err((*fail).clone()),
             other => Err(type_error(sf, "an application", "a function", &other)),
         }
     }

@@ -46,17 +46,24 @@ impl Compiler<'_> {
                 expr,
                 name,
             } => self.check(*kind, *negated, *test, expr, name.as_ref(), None, env),
+            // `show` only draws: as in herd7, a name that is not defined
+            // (herd's `fences.cat` shows every architecture's fences) or an
+            // expression that fails shows nothing.
             InsKind::ShowAs(e, name) => {
-                let v = self.expr(e, env)?;
-                let node = self.shown_node(v, e.span)?;
-                self.shows.retain(|(n, _)| *n != name.text);
-                self.shows.push((name.text.clone(), node));
+                if let Ok(node) = self.expr(e, env).and_then(|v| self.shown_node(v, e.span)) {
+                    self.shows.retain(|(n, _)| *n != name.text);
+                    self.shows.push((name.text.clone(), node));
+                }
                 Ok(())
             }
             InsKind::Show(names) => {
                 for n in names {
-                    let v = self.var(&n.text, n.span, env)?;
-                    let node = self.shown_node(v, n.span)?;
+                    let Some(v) = env.lookup(&n.text).cloned() else {
+                        continue;
+                    };
+                    let Ok(node) = self.shown_node(v, n.span) else {
+                        continue;
+                    };
                     self.shows.retain(|(s, _)| *s != n.text);
                     self.shows.push((n.text.clone(), node));
                 }
@@ -158,29 +165,49 @@ impl Compiler<'_> {
     }
 
     /// `let x = e and ...`: every right-hand side sees the environment
-    /// before the `let`.
+    /// before the `let`. A right-hand side that fails, or that names what
+    /// this `let` defines and nothing defined before, makes a binding
+    /// that fails where it is used ([`Val::Failed`]), as herd7 evaluates
+    /// a binding only then.
     pub(crate) fn let_bindings(
         &mut self,
         bindings: &[ast::Binding],
         env: &Env,
     ) -> Result<Env, Fail> {
         let names: Vec<String> = bindings.iter().flat_map(|b| pat_names(&b.pat)).collect();
-        for b in bindings {
-            for n in &names {
-                if env.lookup(n).is_none() {
-                    if let Some(at) = mentions(&b.expr, n) {
-                        return Err(self_reference(n, at));
-                    }
-                }
-            }
-        }
+        let holds = |c: &ast::VariantCond| self.variant_holds(c);
+        let self_references: Vec<Option<Fail>> = bindings
+            .iter()
+            .map(|b| {
+                names
+                    .iter()
+                    .filter(|n| env.lookup(n).is_none())
+                    .find_map(|n| mentions(&b.expr, n, &holds).map(|at| self_reference(n, at)))
+            })
+            .collect();
         let mut out = env.clone();
-        for b in bindings {
-            let saved = self.defining.len();
-            self.defining.extend(pat_names(&b.pat));
-            let v = self.expr_named(&b.expr, env, &b.pat);
-            self.defining.truncate(saved);
-            out = self.bind_pat(&b.pat, v?, b.expr.span, &out)?;
+        for (b, self_reference) in bindings.iter().zip(self_references) {
+            let v = match self_reference {
+                Some(fail) => Err(fail),
+                None => {
+                    let saved = self.defining.len();
+                    self.defining.extend(pat_names(&b.pat));
+                    let v = self.expr_named(&b.expr, env, &b.pat);
+                    self.defining.truncate(saved);
+                    v
+                }
+            };
+            out = match v {
+                Ok(v) => self.bind_pat(&b.pat, v, b.expr.span, &out)?,
+                // herd7 evaluates a binding when it is used: its failure
+                // waits until then (`Val::Failed`).
+                Err(fail) => {
+                    let failed = Val::Failed(Rc::new(fail));
+                    pat_names(&b.pat)
+                        .iter()
+                        .fold(out, |env, n| env.bind(n.as_str(), failed.clone()))
+                }
+            };
         }
         Ok(out)
     }
@@ -361,7 +388,7 @@ fn pat_names(p: &Pat) -> Vec<String> {
 }
 
 /// Where `e` mentions `name` free, if it does.
-fn mentions(e: &ast::Expr, name: &str) -> Option<Span> {
+fn mentions(e: &ast::Expr, name: &str, holds: &dyn Fn(&ast::VariantCond) -> bool) -> Option<Span> {
     use ast::ExprKind::*;
     let binds = |p: &Pat| pat_names(p).iter().any(|n| n == name);
     match &e.kind {
@@ -377,19 +404,24 @@ fn mentions(e: &ast::Expr, name: &str) -> Option<Span> {
             let bound = [elem, rest]
                 .iter()
                 .any(|n| n.as_ref().is_some_and(|n| n.text == name));
-            mentions(scrutinee, name)
-                .or_else(|| mentions(empty, name))
-                .or_else(|| (!bound).then(|| mentions(nonempty, name)).flatten())
+            mentions(scrutinee, name, holds)
+                .or_else(|| mentions(empty, name, holds))
+                .or_else(|| (!bound).then(|| mentions(nonempty, name, holds)).flatten())
         }
+        // Only the branch the variants choose is evaluated.
         IfVariant {
-            then, otherwise, ..
-        } => mentions(then, name).or_else(|| mentions(otherwise, name)),
-        Tuple(items) | Set(items) => items.iter().find_map(|i| mentions(i, name)),
-        Unary(_, a) => mentions(a, name),
-        Binary(_, a, b) | App(a, b) => mentions(a, name).or_else(|| mentions(b, name)),
+            cond,
+            then,
+            otherwise,
+        } => mentions(if holds(cond) { then } else { otherwise }, name, holds),
+        Tuple(items) | Set(items) => items.iter().find_map(|i| mentions(i, name, holds)),
+        Unary(_, a) => mentions(a, name, holds),
+        Binary(_, a, b) | App(a, b) => {
+            mentions(a, name, holds).or_else(|| mentions(b, name, holds))
+        }
         // `try e with d` is `d` when `e` names something undefined.
-        Try(_, d) => mentions(d, name),
-        Fun(p, body) => (!binds(p)).then(|| mentions(body, name)).flatten(),
+        Try(_, d) => mentions(d, name, holds),
+        Fun(p, body) => (!binds(p)).then(|| mentions(body, name, holds)).flatten(),
         Let {
             rec,
             bindings,
@@ -399,16 +431,16 @@ fn mentions(e: &ast::Expr, name: &str) -> Option<Span> {
             let in_rhs = if *rec && bound {
                 None
             } else {
-                bindings.iter().find_map(|b| mentions(&b.expr, name))
+                bindings.iter().find_map(|b| mentions(&b.expr, name, holds))
             };
-            in_rhs.or_else(|| (!bound).then(|| mentions(body, name)).flatten())
+            in_rhs.or_else(|| (!bound).then(|| mentions(body, name, holds)).flatten())
         }
         MatchTag {
             scrutinee,
             clauses,
             default,
-        } => mentions(scrutinee, name)
-            .or_else(|| clauses.iter().find_map(|(_, c)| mentions(c, name)))
-            .or_else(|| default.as_ref().and_then(|d| mentions(d, name))),
+        } => mentions(scrutinee, name, holds)
+            .or_else(|| clauses.iter().find_map(|(_, c)| mentions(c, name, holds)))
+            .or_else(|| default.as_ref().and_then(|d| mentions(d, name, holds))),
     }
 }

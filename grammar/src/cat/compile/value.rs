@@ -10,6 +10,7 @@ use std::rc::Rc;
 use relaxlab_semantics::axiomatic::cat::{Choice, NodeId};
 
 use crate::cat::ast::{Expr, Ins, Pat};
+use crate::cat::error::Fail;
 
 /// A static value.
 #[derive(Clone, Debug)]
@@ -42,6 +43,11 @@ pub(crate) enum Val {
     /// A name herd7 defines that relaxlab does not provide: refused where
     /// used, with this explanation.
     Missing(&'static str),
+    /// A `let` binding whose right-hand side failed: herd7 evaluates a
+    /// binding only when it is used, so the failure is reported where the
+    /// binding is used, and not at all if it never is.
+    /// (book: cat.md, Lazy bindings)
+    Failed(Rc<Fail>),
 }
 
 impl Val {
@@ -67,6 +73,7 @@ impl Val {
             },
             Val::MapWith(_) => "a function",
             Val::Missing(_) => "a herd7 primitive relaxlab does not provide",
+            Val::Failed(_) => "a binding that failed",
         }
     }
 }
