@@ -28,7 +28,17 @@ const SETS: &[(&str, SetPrim)] = &[
     ("X", SetPrim::Locked),
     ("FORK", SetPrim::Fork),
     ("JOIN", SetPrim::Join),
+    // herd7 defines these for every architecture: `Exp`, the explicit
+    // memory accesses (all but AArch64's implicit ones), and `EXEC`, the
+    // memory accesses that were not speculated.
+    ("Exp", SetPrim::Memory),
+    ("EXEC", SetPrim::Memory),
 ];
+
+/// herd7's sets of every architecture that are empty in relaxlab's
+/// executions: implicit accesses (`NExp`), speculated ones (`SPEC`) and
+/// spurious events (`SPURIOUS`).
+const EMPTY_SETS: &[&str] = &["NExp", "SPEC", "SPURIOUS"];
 
 /// C11 order tags (C models).
 const C_SETS: &[(&str, SetPrim)] = &[
@@ -135,6 +145,9 @@ pub(crate) fn initial_env(b: &mut CatBuilder, arch: Arch) -> Env {
     };
     for (name, p) in SETS.iter().chain(tags) {
         env = env.bind(*name, Val::Set(b.node(Op::Set(*p))));
+    }
+    for name in EMPTY_SETS {
+        env = env.bind(*name, Val::Set(b.node(Op::EmptySet)));
     }
     if arch == Arch::C {
         for (name, p) in C_HERD_SETS {
