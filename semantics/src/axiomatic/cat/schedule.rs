@@ -16,7 +16,8 @@
 //!   so the segment after a `with` holds only what depends on it: the
 //!   evaluator bounds exactly those nodes while it searches the choices.
 
-use super::model::{operands_of, BuildError, Choice, MapDef, Node, NodeId, Op, RecGroup, Stmt};
+use super::builder::BuildError;
+use super::model::{operands_of, Choice, MapDef, Node, NodeId, Op, RecGroup, Stmt};
 
 /// The most `let rec` groups a model may have (dependency masks are u128).
 pub const MAX_SCOPES: usize = 128;
@@ -270,7 +271,8 @@ impl Emitter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::model::{CatBuilder, Check, CheckKind, Kind, Op, RelPrim, Test};
+    use super::super::builder::CatBuilder;
+    use super::super::model::{Check, CheckKind, Kind, Op, RelPrim, Test};
     use super::*;
 
     fn check(node: NodeId) -> Check {

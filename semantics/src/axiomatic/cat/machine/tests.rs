@@ -1,7 +1,8 @@
 //! The `with` searches of the machine: `generate_orders` per location and
 //! `linearisations` over the whole set, on hand-built executions.
 
-use super::super::model::{Arch, CatBuilder, CatModel, Check, Choice, Op, RelPrim, SetPrim, Test};
+use super::super::builder::CatBuilder;
+use super::super::model::{Arch, CatModel, Check, Choice, Op, RelPrim, SetPrim, Test};
 use super::*;
 use crate::axiomatic::execution::{AccessKind, Event, EventKind, Mode};
 use crate::ir::{FenceKind, LocId, ThreadId};
