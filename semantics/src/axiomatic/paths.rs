@@ -241,8 +241,9 @@ fn constant_write(ins: &Instr) -> Option<(LocId, Value)> {
 }
 
 /// Adds `(v, mask)` unless a smaller justification of `v` is known;
-/// drops the larger ones. True if the domain changed.
-fn insert_minimal(domain: &mut Domain, v: Value, mask: u64) -> bool {
+/// drops the larger ones. True if the domain changed. herd's C semantics
+/// builds its value domains with it too (`crate::csem::paths`).
+pub(crate) fn insert_minimal(domain: &mut Domain, v: Value, mask: u64) -> bool {
     if domain.iter().any(|&(w, m)| w == v && m & mask == m) {
         return false;
     }

@@ -24,7 +24,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::axiomatic::paths::{PathEnd, PathOp, PathStep, Paths, ThreadPath};
+use crate::axiomatic::paths::{insert_minimal, PathEnd, PathOp, PathStep, Paths, ThreadPath};
 use crate::axiomatic::{AccessKind, Event, EventKind, MAX_EVENTS};
 use crate::ir::{InstrId, LocId, Program, ThreadId, Value};
 
@@ -368,19 +368,6 @@ pub(crate) fn c_value_domains(program: &Program, c: &CProgram, max: u64) -> Vec<
         .into_iter()
         .map(|d| d.into_iter().map(|(v, _)| v).collect())
         .collect()
-}
-
-/// Adds `(v, mask)` to a domain unless a justification of `v` using
-/// fewer writers is known, and drops those using more. True if the
-/// domain changed.
-fn insert_minimal(domain: &mut Vec<(Value, u64)>, v: Value, mask: u64) -> bool {
-    if domain.iter().any(|&(w, m)| w == v && m & mask == m) {
-        return false;
-    }
-    domain.retain(|&(w, m)| !(w == v && m & mask == mask));
-    domain.push((v, mask));
-    domain.sort_unstable();
-    true
 }
 
 /// The constants a statement stores, with the location when the address
